@@ -1,0 +1,45 @@
+// Glue shared by the per-game binding files.
+#pragma once
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "core/limits.hpp"
+#include "search/proof.hpp"
+
+namespace sj::bindings {
+
+namespace py = pybind11;
+
+// Limits arrive as plain numbers already capped by the Python layer.
+inline Limits make_limits(uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb) {
+  Limits l;
+  l.max_nodes = max_nodes;
+  l.max_seconds = max_seconds;
+  l.max_memory_mb = max_memory_mb;
+  return l;
+}
+
+inline py::object stop_reason(StopReason r) {
+  if (r == StopReason::kNone) return py::none();
+  return py::str(stop_reason_name(r));
+}
+
+inline py::dict stats_dict(const SearchStats& s) {
+  py::dict d;
+  d["nodes"] = s.nodes;
+  d["seconds"] = s.seconds;
+  d["nodes_per_second"] = s.seconds > 0 ? static_cast<double>(s.nodes) / s.seconds : 0.0;
+  d["stopped_by"] = stop_reason(s.stopped_by);
+  d["pruned"] = s.pruned;
+  d["max_depth"] = s.max_depth;
+  d["table_hits"] = s.table_hits;
+  d["table_stores"] = s.table_stores;
+  d["table_used"] = s.table_used;
+  d["table_capacity"] = s.table_capacity;
+  d["table_bytes"] = s.table_bytes;
+  return d;
+}
+
+void init_volcano(py::module_& m);
+
+}  // namespace sj::bindings

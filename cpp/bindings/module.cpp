@@ -1,0 +1,29 @@
+// The extension module smokejumper._core: one init function per game.
+#include "bindings/common.hpp"
+#include "core/error.hpp"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "smokejumper's C++ engines and searches";
+  m.attr("__version__") = SMOKEJUMPER_VERSION;
+
+  static py::exception<sj::InvalidInput> invalid(m, "InvalidPositionError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const sj::InvalidInput& e) {
+      py::set_error(invalid, e.what());
+    }
+  });
+
+  py::class_<sj::Control>(m, "Control",
+                          "Shared with a running search: stop it, or read its node count.")
+      .def(py::init<>())
+      .def("stop", &sj::Control::request_stop, "Ask the search to stop at its next poll.")
+      .def_property_readonly("stopped", &sj::Control::stop_requested)
+      .def_property_readonly("nodes", &sj::Control::nodes);
+
+  auto volcano = m.def_submodule("volcano", "Volcano! solitaire");
+  sj::bindings::init_volcano(volcano);
+}

@@ -1,0 +1,92 @@
+// Search limits and the control object every search polls.
+//
+// A Control is shared between the thread running a search and whoever may
+// want to stop it (the service on timeout or client disconnect): the stop
+// flag and the live counters are atomics, everything else is per search.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+
+namespace sj {
+
+struct Limits {
+  uint64_t max_nodes = std::numeric_limits<uint64_t>::max();
+  double max_seconds = std::numeric_limits<double>::infinity();
+  uint64_t max_memory_mb = 256;
+};
+
+enum class StopReason : uint8_t { kNone, kNodes, kTime, kMemory, kStopped };
+
+inline const char* stop_reason_name(StopReason r) {
+  switch (r) {
+    case StopReason::kNone: return "none";
+    case StopReason::kNodes: return "nodes";
+    case StopReason::kTime: return "time";
+    case StopReason::kMemory: return "memory";
+    case StopReason::kStopped: return "stopped";
+  }
+  return "none";
+}
+
+class Control {
+ public:
+  void request_stop() { stop_.store(true, std::memory_order_relaxed); }
+  bool stop_requested() const { return stop_.load(std::memory_order_relaxed); }
+  uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  void add_nodes(uint64_t n) { nodes_.fetch_add(n, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> nodes_{0};
+};
+
+// Counts nodes locally and checks the limits every kPollInterval nodes, so the
+// hot loop pays one increment and one compare per node.
+class Budget {
+ public:
+  static constexpr uint64_t kPollInterval = 1024;
+
+  Budget(const Limits& limits, Control* control)
+      : limits_(limits), control_(control), start_(Clock::now()) {}
+
+  // Counts one node; returns false once the search must stop.
+  bool spend() {
+    if (reason_ != StopReason::kNone) return false;
+    ++nodes_;
+    if (nodes_ - flushed_ >= kPollInterval || nodes_ >= limits_.max_nodes) poll();
+    return reason_ == StopReason::kNone;
+  }
+
+  bool stopped() const { return reason_ != StopReason::kNone; }
+  StopReason reason() const { return reason_; }
+  void stop(StopReason why) {
+    if (reason_ == StopReason::kNone) reason_ = why;
+  }
+  uint64_t nodes() const { return nodes_; }
+  double seconds() const {
+    return std::chrono::duration<double>(Clock::now() - start_).count();
+  }
+  const Limits& limits() const { return limits_; }
+  Control* control() const { return control_; }
+
+  void poll() {
+    if (control_) control_->add_nodes(nodes_ - flushed_);
+    flushed_ = nodes_;
+    if (nodes_ >= limits_.max_nodes) stop(StopReason::kNodes);
+    else if (control_ && control_->stop_requested()) stop(StopReason::kStopped);
+    else if (seconds() >= limits_.max_seconds) stop(StopReason::kTime);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  Limits limits_;
+  Control* control_;
+  Clock::time_point start_;
+  uint64_t nodes_ = 0;
+  uint64_t flushed_ = 0;
+  StopReason reason_ = StopReason::kNone;
+};
+
+}  // namespace sj

@@ -1,0 +1,143 @@
+// Volcano! solitaire: layout, state, flights, removals, and the interface the
+// generic proof search needs. Rules: ../shared/spec/volcano.md; the readings
+// we chose where it is silent: docs/rules/volcano.md.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/hex.hpp"
+#include "search/proof.hpp"
+
+namespace sj::volcano {
+
+inline constexpr int kMaxCells = 64;  // forest tiles plus the volcano
+inline constexpr int kMaxColors = 8;
+inline constexpr int kMaxSupplyPerColor = 1000;
+inline constexpr int kMaxCoordinate = 10000;
+inline constexpr int kDefaultSpaces[7] = {0, 1, 1, 2, 2, 3, 3};
+
+// The position as given (the spec's JSON, already parsed). spaces <= 0 means
+// "use the default for n".
+struct TileSpec {
+  int q = 0, r = 0, n = 1, spaces = 0, pawns = 0;
+};
+struct PositionSpec {
+  std::vector<TileSpec> tiles;
+  Axial volcano;
+  std::vector<int> supply{12, 12, 12, 12};
+  bool standard = false;  // also check the standard set-up rules
+};
+
+// A flight in the input's own terms: colour index, entry cell index, direction.
+struct Flight {
+  uint8_t color = 0;
+  uint8_t tile = 0;
+  uint8_t dir = 0;
+  friend bool operator==(const Flight&, const Flight&) = default;
+};
+
+// Pawn counts (0..3) are kept as two bit planes so that "which tiles are
+// full" is a handful of word operations.
+struct State {
+  uint64_t present = 0;  // forest tiles still on the table
+  uint64_t pawn_lo = 0;
+  uint64_t pawn_hi = 0;
+  uint64_t board_key = 0;  // Zobrist key of tiles and pawns
+  std::array<uint16_t, kMaxColors> supply{};
+  bool lost = false;  // a pawnless tile was isolated
+};
+
+struct Child {
+  Flight move;
+  State state;
+  uint64_t key = 0;
+  int32_t order = 0;  // higher is tried first
+  uint32_t seq = 0;   // generation order, for deterministic ties
+};
+
+// What one flight did, for replays, the web page and tests.
+struct FlightReport {
+  int dropped = 0;
+  std::vector<int> extinguished;  // cell indices, in removal order
+  std::vector<int> isolated;
+};
+
+class Game {
+ public:
+  using State = volcano::State;
+  using Move = Flight;
+  using Child = volcano::Child;
+
+  // Validates the position; throws InvalidInput naming the cell and the rule.
+  explicit Game(const PositionSpec& spec);
+
+  const State& initial() const { return initial_; }
+  int cell_count() const { return static_cast<int>(cells_.size()); }
+  int color_count() const { return color_count_; }
+  int volcano_cell() const { return volcano_; }
+  Axial cell(int i) const { return cells_[i]; }
+  int number(int i) const { return number_[i]; }
+  int spaces(int i) const { return spaces_[i]; }
+  int neighbor(int i, int d) const { return neighbor_[i][d]; }
+  int cell_index(Axial a) const;  // -1 when the cell is not in the layout
+  static int pawns(const State& s, int i) {
+    return static_cast<int>(((s.pawn_lo >> i) & 1) | (((s.pawn_hi >> i) & 1) << 1));
+  }
+
+  // Rules. legal() explains a refusal in `why` when given.
+  bool legal(const State& s, Flight f, std::string* why = nullptr) const;
+  State apply(const State& s, Flight f, FlightReport* report = nullptr) const;
+  bool has_flight(const State& s) const;
+  Outcome outcome_with_moves(const State& s) const;  // loss also when stuck
+  // Pawns still needed to clear the board, by an admissible count.
+  int pawns_needed(const State& s) const;
+  int supply_total(const State& s) const;
+  bool same_canonical(const State& a, const State& b) const;
+
+  // The ProofGame interface.
+  Outcome outcome(const State& s) const;
+  uint64_t key(const State& s) const;
+  bool hopeless(const State& s) const;
+  void children(const State& s, std::vector<Child>& out) const;
+
+  // Every distinct child with all the flights that lead to it (for hints).
+  struct Merged {
+    Child child;
+    std::vector<Flight> equivalent;  // the other flights giving the same state
+  };
+  std::vector<Merged> merged_children(const State& s) const;
+
+  // The state back in the input's terms (for the API and JSON output).
+  PositionSpec to_spec(const State& s) const;
+
+ private:
+  void settle(State& s, FlightReport* report) const;
+  void remove_tile(State& s, int i) const;
+  void set_pawns(State& s, int i, int p) const;
+  uint64_t full_mask(const State& s) const;
+  bool two_adjacent_free(uint64_t occupied, int i) const;
+  void generate(const State& s, std::vector<Child>& out, bool keep_duplicates) const;
+  void order_and_merge(std::vector<Child>& out) const;
+  template <class F>
+  void for_each_flight(const State& s, F&& f) const;
+  int32_t order_score(const State& s) const;
+
+  std::vector<Axial> cells_;
+  std::vector<int> number_, spaces_;
+  std::vector<std::array<int, 6>> neighbor_;  // cell index or -1
+  std::vector<uint64_t> neighbor_mask_;
+  std::vector<std::array<uint64_t, 4>> zobrist_;
+  uint64_t spaces_lo_ = 0, spaces_hi_ = 0;
+  uint64_t ring_ = 0;  // cells next to the volcano
+  int volcano_ = 0;
+  int color_count_ = 0;
+  State initial_;
+};
+
+// A random standard layout (36 tiles each next to two others, the volcano on
+// an enclosed cell), deterministic in the seed.
+PositionSpec random_standard_layout(uint64_t seed);
+
+}  // namespace sj::volcano

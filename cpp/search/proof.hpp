@@ -1,0 +1,149 @@
+// Generic proof search for one-player games of perfect information with no
+// cycles: depth-first, proven losses remembered in a bounded table, children
+// tried in the order the game gives them (best first), and a certificate line
+// returned for a win. Games plug in through the ProofGame interface only.
+#pragma once
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <vector>
+
+#include "core/limits.hpp"
+#include "core/table.hpp"
+
+namespace sj {
+
+enum class Outcome : uint8_t { kOngoing, kWin, kLoss };
+enum class Verdict : uint8_t { kUnknown, kWin, kLoss };
+
+inline const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kWin: return "win";
+    case Verdict::kLoss: return "loss";
+    case Verdict::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+// What a game gives the search. children() lists the distinct successor
+// states (moves that lead to the same state already merged), best first;
+// hopeless() is an admissible dead-end test: true only when no win exists.
+template <class G>
+concept ProofGame = requires(const G& game, const typename G::State& state,
+                             std::vector<typename G::Child>& out) {
+  typename G::Move;
+  requires std::same_as<decltype(out[0].move), typename G::Move>;
+  requires std::same_as<decltype(out[0].state), typename G::State>;
+  { game.outcome(state) } -> std::same_as<Outcome>;
+  { game.key(state) } -> std::convertible_to<uint64_t>;
+  { game.hopeless(state) } -> std::same_as<bool>;
+  game.children(state, out);
+};
+
+struct SearchStats {
+  uint64_t nodes = 0;
+  double seconds = 0;
+  StopReason stopped_by = StopReason::kNone;
+  uint64_t pruned = 0;  // nodes cut by the game's dead-end test
+  uint64_t table_hits = 0;
+  uint64_t table_stores = 0;
+  uint64_t table_used = 0;
+  uint64_t table_capacity = 0;
+  uint64_t table_bytes = 0;
+  int max_depth = 0;
+};
+
+// Options that exist for measuring, not for users: benchmarks switch the
+// table and the pruning off to show what each is worth.
+struct ProofOptions {
+  bool use_table = true;
+  bool use_pruning = true;
+};
+
+template <ProofGame G>
+class ProofSearch {
+ public:
+  using State = typename G::State;
+  using Move = typename G::Move;
+  using Child = typename G::Child;
+
+  // The table takes three quarters of the memory limit; search stacks and
+  // child lists are small and bounded by the game's depth.
+  ProofSearch(const G& game, const Limits& limits, Control* control, ProofOptions options = {})
+      : game_(game),
+        budget_(limits, control),
+        options_(options),
+        table_(options.use_table ? limits.max_memory_mb * (1ull << 20) * 3 / 4 : 0) {}
+
+  // Verdict for `root`; on a win, `line` receives the moves that win.
+  Verdict solve(const State& root, std::vector<Move>* line) {
+    std::vector<Move> reversed;
+    const Verdict v = search(root, 0, &reversed);
+    if (line) line->assign(reversed.rbegin(), reversed.rend());
+    return v;
+  }
+
+  SearchStats stats() const {
+    SearchStats s;
+    s.nodes = budget_.nodes();
+    s.seconds = budget_.seconds();
+    s.stopped_by = budget_.reason();
+    s.pruned = pruned_;
+    s.table_hits = table_.hits();
+    s.table_stores = table_.stores();
+    s.table_used = table_.used();
+    s.table_capacity = options_.use_table ? table_.capacity() : 0;
+    s.table_bytes = options_.use_table ? table_.bytes() : 0;
+    s.max_depth = max_depth_;
+    return s;
+  }
+
+ private:
+  Verdict search(const State& s, int depth, std::vector<Move>* reversed) {
+    if (!budget_.spend()) return Verdict::kUnknown;
+    max_depth_ = std::max(max_depth_, depth);
+    switch (game_.outcome(s)) {
+      case Outcome::kWin: return Verdict::kWin;
+      case Outcome::kLoss: return Verdict::kLoss;
+      case Outcome::kOngoing: break;
+    }
+    if (options_.use_pruning && game_.hopeless(s)) {
+      ++pruned_;
+      return Verdict::kLoss;
+    }
+    const uint64_t key = game_.key(s);
+    if (options_.use_table && table_.find(key)) return Verdict::kLoss;
+
+    const uint64_t nodes_before = budget_.nodes();
+    if (levels_.size() <= static_cast<size_t>(depth)) levels_.resize(depth + 1);
+    game_.children(s, levels_[depth]);
+    bool unknown = false;
+    // Index loop: deeper calls may resize levels_, but never this level's
+    // vector, which stays where it is inside its own heap block.
+    for (size_t i = 0; i < levels_[depth].size(); ++i) {
+      const Child& c = levels_[depth][i];
+      const Verdict v = search(c.state, depth + 1, reversed);
+      if (v == Verdict::kWin) {
+        reversed->push_back(levels_[depth][i].move);
+        return Verdict::kWin;
+      }
+      if (v == Verdict::kUnknown) {
+        unknown = true;
+        if (budget_.stopped()) break;
+      }
+    }
+    if (unknown) return Verdict::kUnknown;
+    if (options_.use_table) table_.store(key, Verdict::kLoss, budget_.nodes() - nodes_before);
+    return Verdict::kLoss;
+  }
+
+  const G& game_;
+  Budget budget_;
+  ProofOptions options_;
+  BoundedTable<Verdict> table_;
+  std::vector<std::vector<Child>> levels_;
+  uint64_t pruned_ = 0;
+  int max_depth_ = 0;
+};
+
+}  // namespace sj

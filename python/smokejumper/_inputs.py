@@ -1,0 +1,47 @@
+"""Turning user input (models, dicts, JSON text) into validated models."""
+
+from __future__ import annotations
+
+import json
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from smokejumper._core import InvalidPositionError
+
+M = TypeVar("M", bound=BaseModel)
+
+# Bounded input: a position is a few kilobytes; anything far larger is a
+# mistake or an attack, and is refused before parsing.
+MAX_INPUT_BYTES = 1 << 20
+
+
+def describe_validation_error(err: ValidationError) -> str:
+    """One line: where (a dotted path into the input) and what is wrong."""
+    first = err.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "input"
+    more = len(err.errors()) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"{where}: {first['msg']}{tail}"
+
+
+def load_model(model: type[M], obj: M | dict | str | bytes) -> M:
+    """Validate ``obj`` as ``model``; raise InvalidPositionError with a clear
+    one-line message otherwise."""
+    if isinstance(obj, model):
+        return obj
+    if isinstance(obj, (str, bytes)):
+        if len(obj) > MAX_INPUT_BYTES:
+            raise InvalidPositionError(f"input is {len(obj)} bytes; at most {MAX_INPUT_BYTES} are accepted")
+        try:
+            obj = json.loads(obj)
+        except json.JSONDecodeError as e:
+            raise InvalidPositionError(f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+        except RecursionError:
+            raise InvalidPositionError("invalid JSON: nested too deeply") from None
+    try:
+        return model.model_validate(obj)
+    except ValidationError as e:
+        raise InvalidPositionError(describe_validation_error(e)) from None
+    except RecursionError:
+        raise InvalidPositionError("input nested too deeply") from None

@@ -1,0 +1,54 @@
+"""Search limits, in the manner of python-chess's ``engine.Limit``."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# Used when a limit gives no memory: enough for hard standard layouts, small
+# enough for a laptop. The transposition table never grows past it.
+DEFAULT_MEMORY_MB = 256
+MAX_MEMORY_MB = 16384
+_UNLIMITED_NODES = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How much one search may spend. ``None`` means no limit of that kind
+    (memory then defaults to :data:`DEFAULT_MEMORY_MB`)."""
+
+    nodes: int | None = None
+    seconds: float | None = None
+    memory_mb: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes is not None and self.nodes < 0:
+            raise ValueError(f"limit nodes must be >= 0, got {self.nodes}")
+        if self.seconds is not None and not (self.seconds >= 0 and math.isfinite(self.seconds)):
+            raise ValueError(f"limit seconds must be a finite number >= 0, got {self.seconds}")
+        if self.memory_mb is not None and not 1 <= self.memory_mb <= MAX_MEMORY_MB:
+            raise ValueError(f"limit memory_mb must be 1..{MAX_MEMORY_MB}, got {self.memory_mb}")
+
+    def capped(self, cap: Limit) -> Limit:
+        """The tighter of this limit and ``cap`` in every kind."""
+
+        def tighter(mine, theirs):
+            if mine is None:
+                return theirs
+            if theirs is None:
+                return mine
+            return min(mine, theirs)
+
+        return Limit(
+            nodes=tighter(self.nodes, cap.nodes),
+            seconds=tighter(self.seconds, cap.seconds),
+            memory_mb=tighter(self.memory_mb, cap.memory_mb),
+        )
+
+    def native(self) -> tuple[int, float, int]:
+        """(max_nodes, max_seconds, max_memory_mb) as the C++ core takes them."""
+        return (
+            _UNLIMITED_NODES if self.nodes is None else int(self.nodes),
+            math.inf if self.seconds is None else float(self.seconds),
+            DEFAULT_MEMORY_MB if self.memory_mb is None else int(self.memory_mb),
+        )

@@ -1,0 +1,225 @@
+"""Volcano! solitaire: verdicts with certificates, valued hints, generated
+layouts and replays. Rules: the project's spec, readings in
+docs/rules/volcano.md.
+
+>>> from smokejumper import volcano, Limit
+>>> result = volcano.solve(volcano.generate(seed=3).position, Limit(seconds=10))
+>>> result.verdict
+'win'
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from smokejumper import _core
+from smokejumper._core import Control
+from smokejumper._inputs import load_model
+from smokejumper.limits import Limit
+
+_native = _core.volcano
+MAX_COORDINATE: int = _native.MAX_COORDINATE
+MAX_FOREST_TILES: int = _native.MAX_CELLS - 1
+MAX_COLORS: int = _native.MAX_COLORS
+MAX_SUPPLY_PER_COLOR: int = _native.MAX_SUPPLY_PER_COLOR
+
+# The spec's table; an assumption about the box, not a fact from it.
+DEFAULT_SPACES = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
+DIRECTIONS = ("E", "NE", "NW", "W", "SW", "SE")
+
+Coord = Annotated[int, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+Verdict = Literal["win", "loss", "unknown"]
+Status = Literal["win", "loss", "ongoing"]
+
+
+class Tile(BaseModel):
+    """A forest tile: number ``n``, pawn ``spaces`` (default by number) and
+    the ``pawns`` on it."""
+
+    model_config = ConfigDict(extra="forbid")
+    q: Coord
+    r: Coord
+    n: int = Field(ge=1, le=6)
+    spaces: int | None = Field(default=None, ge=1, le=3)
+    pawns: int = Field(default=0, ge=0, le=3)
+
+
+class Cell(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    q: Coord
+    r: Coord
+
+
+class Position(BaseModel):
+    """The spec's position JSON. ``setup: "standard"`` also checks the
+    standard set-up rules (35 tiles, the number mix, an enclosed volcano)."""
+
+    tiles: list[Tile] = Field(max_length=MAX_FOREST_TILES)
+    volcano: Cell
+    supply: list[Annotated[int, Field(ge=0, le=MAX_SUPPLY_PER_COLOR)]] = Field(
+        default_factory=lambda: [12, 12, 12, 12], min_length=1, max_length=MAX_COLORS
+    )
+    setup: Literal["free", "standard"] = "free"
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "tiles": [
+                        {"q": 1, "r": 0, "n": 3, "spaces": 2, "pawns": 0},
+                        {"q": 2, "r": 0, "n": 1, "spaces": 1, "pawns": 0},
+                    ],
+                    "volcano": {"q": 0, "r": 0},
+                    "supply": [12, 12, 12, 12],
+                }
+            ]
+        }
+    )
+
+    def native(self) -> tuple[list[tuple[int, int, int, int, int]], tuple[int, int], list[int], bool]:
+        """(tiles, volcano, supply, standard) as the C++ core takes them."""
+        tiles = [(t.q, t.r, t.n, t.spaces or DEFAULT_SPACES[t.n], t.pawns) for t in self.tiles]
+        return tiles, (self.volcano.q, self.volcano.r), list(self.supply), self.setup == "standard"
+
+
+class Flight(BaseModel):
+    """Fly colour ``color`` into ``tile`` in direction ``dir`` (0..5: E, NE,
+    NW, W, SW, SE); the plane starts on the empty cell ``tile - dir``."""
+
+    model_config = ConfigDict(extra="forbid")
+    color: int = Field(ge=0, lt=MAX_COLORS)
+    tile: tuple[Coord, Coord]
+    dir: int = Field(ge=0, le=5)
+
+    def native(self) -> tuple[int, int, int, int]:
+        return self.color, self.tile[0], self.tile[1], self.dir
+
+
+class Stats(BaseModel):
+    """How a search went. ``stopped_by`` is null when it finished."""
+
+    nodes: int
+    seconds: float
+    nodes_per_second: float
+    stopped_by: Literal["nodes", "time", "memory", "stopped"] | None
+    pruned: int
+    max_depth: int
+    table_hits: int
+    table_stores: int
+    table_used: int
+    table_capacity: int
+    table_bytes: int
+
+
+class SolveResult(BaseModel):
+    verdict: Verdict
+    line: list[Flight] | None = Field(description="A winning line when the verdict is win")
+    stats: Stats
+
+
+class FlightChoice(BaseModel):
+    flight: Flight
+    equivalent: list[Flight] = Field(description="Other flights that give the same state")
+
+
+class HintMove(FlightChoice):
+    value: Verdict
+    line: list[Flight] | None = Field(description="How to win after this flight, when it wins")
+
+
+class HintResult(BaseModel):
+    moves: list[HintMove] = Field(description="Every distinct legal flight, wins first")
+    stats: Stats
+
+
+class CheckResult(BaseModel):
+    status: Status
+    pawns_needed: int = Field(description="A lower bound on the pawns still needed to win")
+    supply_total: int
+    flights: list[FlightChoice]
+
+
+class Difficulty(BaseModel):
+    winning_share: float = Field(description="Mean share of distinct flights that keep the game winnable, along the solution")
+    steps: int
+    forced_steps: int = Field(description="Steps where exactly one distinct flight keeps it winnable")
+    solve_nodes: int = Field(description="Nodes the solver needed for the verdict")
+    complete: bool
+
+
+class GenerateResult(BaseModel):
+    position: Position
+    layout_seed: int = Field(description="The seed of the kept layout (differs from the seed after rejected attempts)")
+    attempts: int
+    verdict: Verdict | None
+    line: list[Flight] | None
+    difficulty: Difficulty | None
+    stats: Stats | None
+
+
+class ReplayStep(BaseModel):
+    flight: Flight
+    dropped: int
+    extinguished: list[tuple[int, int]]
+    isolated: list[tuple[int, int]]
+    status: Status
+
+
+class ReplayResult(BaseModel):
+    status: Status
+    steps: list[ReplayStep]
+    position: Position = Field(description="The position after the last legal flight")
+    error: str | None = Field(description="Why the first illegal flight is illegal, if one is")
+
+
+PositionLike = Position | dict | str | bytes
+
+
+def load_position(position: PositionLike) -> Position:
+    """A validated Position from a model, dict or JSON text."""
+    return load_model(Position, position)
+
+
+def check(position: PositionLike) -> CheckResult:
+    """Validate the rules (errors name the cell) and list the distinct legal flights."""
+    return CheckResult.model_validate(_native.check(*load_position(position).native()))
+
+
+def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
+          use_table: bool = True, use_pruning: bool = True) -> SolveResult:
+    """Win with a certificate line, proved loss, or unknown at a limit.
+
+    ``use_table`` and ``use_pruning`` exist for benchmarks; leave them on."""
+    p = load_position(position)
+    raw = _native.solve(*p.native(), *(limit or Limit()).native(), control, use_table, use_pruning)
+    return SolveResult.model_validate(raw)
+
+
+def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:
+    """Every distinct legal flight with its value, wins first. The limit is
+    shared by all the flights; those not reached stay unknown."""
+    p = load_position(position)
+    return HintResult.model_validate(_native.hint(*p.native(), *(limit or Limit()).native(), control))
+
+
+def generate(seed: int, *, solvable: bool = False, rate: bool = False, limit: Limit | None = None,
+             max_attempts: int = 200, control: Control | None = None) -> GenerateResult:
+    """A random standard layout from ``seed``. ``solvable`` keeps trying
+    derived seeds until a layout is proved winnable; ``rate`` adds its
+    difficulty. The limit bounds all the solving together."""
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be 0..2**64-1, got {seed}")
+    if not 1 <= max_attempts <= 100000:
+        raise ValueError(f"max_attempts must be 1..100000, got {max_attempts}")
+    raw = _native.generate(seed, solvable, rate, max_attempts, *(limit or Limit()).native(), control)
+    return GenerateResult.model_validate(raw)
+
+
+def replay(position: PositionLike, line: Sequence[Flight | dict]) -> ReplayResult:
+    """Play ``line`` through the engine step by step. ``status`` is "win"
+    only if every flight is legal and the last one wins."""
+    p = load_position(position)
+    flights = [load_model(Flight, f) for f in line]
+    return ReplayResult.model_validate(_native.replay(*p.native(), [f.native() for f in flights]))

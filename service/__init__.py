@@ -1,0 +1,1 @@
+"""The smokejumper web service (FastAPI)."""

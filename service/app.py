@@ -1,0 +1,4 @@
+"""Placeholder replaced by the service module."""
+from fastapi import FastAPI
+
+app = FastAPI()
