@@ -1,4 +1,73 @@
-"""Placeholder replaced by the service module."""
-from fastapi import FastAPI
+"""The smokejumper web service: ``create_app(settings)`` builds the FastAPI
+app; ``app`` is the one ``smokejumper serve`` runs (settings from the
+SMOKEJUMPER_* environment variables)."""
 
-app = FastAPI()
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import AsyncIterator, Literal
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
+
+import smokejumper
+
+from . import routes_volcano
+from .problems import BodyLimitMiddleware, install_error_handlers, problem_responses
+from .runner import Runner
+from .settings import Settings
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    runner = Runner(settings.workers, settings.queue_limit, settings.grace_seconds)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            runner.close()
+
+    app = FastAPI(
+        title="smokejumper",
+        version=smokejumper.__version__,
+        description=(
+            "Solvers for fire-themed tabletop games. Every error is "
+            "`application/problem+json` with a one-line `detail` naming the field or cell. "
+            f"Server caps per search: {settings.max_seconds:g} s, {settings.max_nodes} nodes, "
+            f"{settings.max_memory_mb} MB; they override any limit a request asks for."
+        ),
+        lifespan=lifespan,
+        responses=problem_responses(404),
+    )
+    app.state.settings = settings
+    app.state.runner = runner
+    install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+
+    @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness and version")
+    def healthz() -> Health:
+        return Health(status="ok", version=smokejumper.__version__)
+
+    app.include_router(routes_volcano.router(settings, runner))
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html; charset=utf-8")
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app
+
+
+app = create_app()

@@ -4,6 +4,7 @@
 // want to stop it (the service on timeout or client disconnect): the stop
 // flag and the live counters are atomics, everything else is per search.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -49,14 +50,34 @@ class Budget {
   static constexpr uint64_t kPollInterval = 1024;
 
   Budget(const Limits& limits, Control* control)
-      : limits_(limits), control_(control), start_(Clock::now()) {}
+      : limits_(limits), control_(control), start_(Clock::now()), node_cap_(limits.max_nodes) {}
 
   // Counts one node; returns false once the search must stop.
   bool spend() {
     if (reason_ != StopReason::kNone) return false;
     ++nodes_;
-    if (nodes_ - flushed_ >= kPollInterval || nodes_ >= limits_.max_nodes) poll();
+    if (nodes_ - flushed_ >= kPollInterval || nodes_ >= node_cap_) poll();
     return reason_ == StopReason::kNone;
+  }
+
+  // Narrows the budget to `share` of what is left, for one part of an answer
+  // made of several searches (a hint values each move in turn, and each gets
+  // a fair part). end_slice() lifts it and returns why the slice stopped.
+  void begin_slice(double share) {
+    const uint64_t left = limits_.max_nodes - std::min(limits_.max_nodes, nodes_);
+    const double part = static_cast<double>(left) * share;
+    node_cap_ = part >= 9e18 ? limits_.max_nodes : nodes_ + static_cast<uint64_t>(part);
+    slice_deadline_ = seconds() + (limits_.max_seconds - seconds()) * share;
+  }
+  StopReason end_slice() {
+    const StopReason why = reason_;
+    node_cap_ = limits_.max_nodes;
+    slice_deadline_ = std::numeric_limits<double>::infinity();
+    if (why == StopReason::kNodes || why == StopReason::kTime) {
+      reason_ = StopReason::kNone;
+      poll();  // still stopped if the whole budget is spent
+    }
+    return why;
   }
 
   bool stopped() const { return reason_ != StopReason::kNone; }
@@ -74,9 +95,10 @@ class Budget {
   void poll() {
     if (control_) control_->add_nodes(nodes_ - flushed_);
     flushed_ = nodes_;
-    if (nodes_ >= limits_.max_nodes) stop(StopReason::kNodes);
+    if (nodes_ >= node_cap_) stop(StopReason::kNodes);
     else if (control_ && control_->stop_requested()) stop(StopReason::kStopped);
-    else if (seconds() >= limits_.max_seconds) stop(StopReason::kTime);
+    else if (const double t = seconds(); t >= limits_.max_seconds || t >= slice_deadline_)
+      stop(StopReason::kTime);
   }
 
  private:
@@ -86,6 +108,8 @@ class Budget {
   Clock::time_point start_;
   uint64_t nodes_ = 0;
   uint64_t flushed_ = 0;
+  uint64_t node_cap_;
+  double slice_deadline_ = std::numeric_limits<double>::infinity();
   StopReason reason_ = StopReason::kNone;
 };
 

@@ -83,6 +83,15 @@ class ProofSearch {
     return v;
   }
 
+  // The same, within `share` of the budget that is left; `cut` receives the
+  // limit that ended it early, if one did.
+  Verdict solve_within(const State& root, std::vector<Move>* line, double share, StopReason* cut) {
+    budget_.begin_slice(share);
+    const Verdict v = solve(root, line);
+    *cut = budget_.end_slice();
+    return v;
+  }
+
   SearchStats stats() const {
     SearchStats s;
     s.nodes = budget_.nodes();

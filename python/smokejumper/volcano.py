@@ -64,6 +64,7 @@ class Position(BaseModel):
     setup: Literal["free", "standard"] = "free"
 
     model_config = ConfigDict(
+        extra="forbid",
         json_schema_extra={
             "examples": [
                 {

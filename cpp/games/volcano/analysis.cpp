@@ -51,9 +51,17 @@ SolveResult solve(const Game& game, const State& root, const Limits& limits, Con
 HintResult hint(const Game& game, const State& root, const Limits& limits, Control* control) {
   ProofSearch<Game> search(game, limits, control);
   HintResult result;
-  for (Game::Merged& m : game.merged_children(root)) {
+  std::vector<Game::Merged> merged = game.merged_children(root);
+  StopReason cut = StopReason::kNone;
+  for (size_t i = 0; i < merged.size(); ++i) {
+    Game::Merged& m = merged[i];
     HintMove move{m.child.move, std::move(m.equivalent), Verdict::kUnknown, m.child.state, {}};
-    move.verdict = search.solve(m.child.state, &move.line);
+    StopReason why = StopReason::kNone;
+    // Each move gets an equal part of what is left, so one hard move cannot
+    // starve the others; easy moves leave their unused part to the rest.
+    move.verdict = search.solve_within(m.child.state, &move.line,
+                                       1.0 / static_cast<double>(merged.size() - i), &why);
+    if (why != StopReason::kNone) cut = why;
     result.moves.push_back(std::move(move));
   }
   std::stable_sort(result.moves.begin(), result.moves.end(),
@@ -61,6 +69,7 @@ HintResult hint(const Game& game, const State& root, const Limits& limits, Contr
                      return verdict_rank(a.verdict) < verdict_rank(b.verdict);
                    });
   result.stats = search.stats();
+  if (result.stats.stopped_by == StopReason::kNone) result.stats.stopped_by = cut;
   return result;
 }
 

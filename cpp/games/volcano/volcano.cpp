@@ -244,6 +244,7 @@ State Game::apply(const State& s, Flight f, FlightReport* report) const {
     }
   }
   next.supply[f.color] = static_cast<uint16_t>(left);
+  next.need = -1;
   if (report) report->dropped = dropped;
   settle(next, report);
   return next;
@@ -320,53 +321,73 @@ bool Game::same_canonical(const State& a, const State& b) const {
 }
 
 // Every tile must leave by being extinguished (full) or isolated (holding a
-// pawn). Tiles next to the volcano can never be isolated, so they must be
-// filled. And before a ring tile is extinguished it needs two adjacent free
-// edges; the non-ring tiles that give them touch a ring tile that is still
-// connected, so they cannot be isolated first: they must be filled too.
-int Game::pawns_needed(const State& s) const {
-  const uint64_t ring = s.present & ring_;
+// pawn). Tiles next to the volcano (the ring) can never be isolated, so they
+// must be filled. Before a tile is extinguished it needs two adjacent free
+// edges; a neighbour removed while the tile stands is still connected to the
+// volcano through it, so it too must be extinguished, i.e. filled. Digging
+// that argument kDigDepth levels out from the ring gives the extra fill.
+int Game::clearing_cost(const State& s, int x, uint64_t standing, bool ring_stands,
+                        int depth) const {
   const uint64_t occupied = s.present | bit(volcano_);
+  const uint64_t ring = s.present & ring_;
+  int best = INT_MAX;
+  for (int d = 0; d < kHexDirections; ++d) {
+    int cost = 0, members = 0;
+    std::array<int, 2> member{};
+    bool usable = true;
+    for (int e : {d, (d + 1) % kHexDirections}) {
+      const int u = neighbor_[x][e];
+      if (u < 0 || !(occupied & bit(u))) continue;
+      if (u == volcano_ || (standing & bit(u)) || (ring_stands && (ring & bit(u)))) {
+        usable = false;
+        break;
+      }
+      if (ring & bit(u)) continue;  // its fill is counted already
+      cost += spaces_[u] - std::max(pawns(s, u), 1);
+      member[members++] = u;
+    }
+    if (!usable) continue;
+    if (depth > 1 && members > 0) {
+      // One of the pair goes first, while x and the other still stand.
+      int dig = INT_MAX;
+      for (int k = 0; k < members; ++k) {
+        const uint64_t others = bit(x) | (members == 2 ? bit(member[1 - k]) : 0);
+        dig = std::min(dig, clearing_cost(s, member[k], standing | others, ring_stands, depth - 1));
+      }
+      if (dig == INT_MAX) continue;
+      cost += dig;
+    }
+    best = std::min(best, cost);
+  }
+  return best;
+}
+
+int Game::pawns_needed(const State& s) const {
+  constexpr int kDigDepth = 2;
+  const uint64_t ring = s.present & ring_;
   const uint64_t pawnless = ~(s.pawn_lo | s.pawn_hi);
   int need = std::popcount(s.present & ~ring & pawnless);
   if (!ring) return need;
-  int every_ring_tile = 0;     // the largest cost some ring tile must pay
+  int every_ring_tile = 0;        // the largest cost some ring tile must pay
   int first_ring_tile = INT_MAX;  // the cheapest start, before any ring tile goes
   for_each_bit(ring, [&](int t) {
     need += spaces_[t] - pawns(s, t);
-    int any = INT_MAX, first = INT_MAX;
-    for (int d = 0; d < kHexDirections; ++d) {
-      int cost = 0;
-      bool usable = true, before_ring = true;
-      for (int e : {d, (d + 1) % kHexDirections}) {
-        const int u = neighbor_[t][e];
-        if (u < 0 || !(occupied & bit(u))) continue;
-        if (u == volcano_) {
-          usable = false;
-          break;
-        }
-        if (ring & bit(u)) {
-          before_ring = false;
-          continue;
-        }
-        cost += spaces_[u] - std::max(pawns(s, u), 1);
-      }
-      if (!usable) continue;
-      any = std::min(any, cost);
-      if (before_ring) first = std::min(first, cost);
-    }
-    every_ring_tile = std::max(every_ring_tile, any);
-    first_ring_tile = std::min(first_ring_tile, first);
+    every_ring_tile = std::max(every_ring_tile, clearing_cost(s, t, 0, false, kDigDepth));
+    first_ring_tile = std::min(first_ring_tile, clearing_cost(s, t, 0, true, kDigDepth));
   });
   // No ring tile can be the first to go: none can ever be extinguished.
-  if (first_ring_tile == INT_MAX) return INT_MAX;
+  if (first_ring_tile == INT_MAX || every_ring_tile == INT_MAX) return INT_MAX;
   return need + std::max(every_ring_tile, first_ring_tile);
 }
 
-bool Game::hopeless(const State& s) const { return pawns_needed(s) > supply_total(s); }
+bool Game::hopeless(const State& s) const {
+  const int need = s.need >= 0 ? s.need : pawns_needed(s);
+  return need > supply_total(s);
+}
 
-int32_t Game::order_score(const State& s) const {
+int32_t Game::order_score(State& s) const {
   const int need = pawns_needed(s);
+  s.need = static_cast<int16_t>(std::min(need, int{INT16_MAX}));
   if (need == INT_MAX) return INT32_MIN;
   // Spare pawns first, then fewer tiles left.
   return (supply_total(s) - need) * 128 - std::popcount(s.present);

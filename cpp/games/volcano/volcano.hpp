@@ -47,6 +47,7 @@ struct State {
   uint64_t board_key = 0;  // Zobrist key of tiles and pawns
   std::array<uint16_t, kMaxColors> supply{};
   bool lost = false;  // a pawnless tile was isolated
+  int16_t need = -1;  // pawns_needed(), cached by children(); -1 when not known
 };
 
 struct Child {
@@ -122,7 +123,8 @@ class Game {
   void order_and_merge(std::vector<Child>& out) const;
   template <class F>
   void for_each_flight(const State& s, F&& f) const;
-  int32_t order_score(const State& s) const;
+  int32_t order_score(State& s) const;  // also caches s.need
+  int clearing_cost(const State& s, int x, uint64_t standing, bool ring_stands, int depth) const;
 
   std::vector<Axial> cells_;
   std::vector<int> number_, spaces_;

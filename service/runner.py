@@ -1,0 +1,168 @@
+"""Searches off the event loop, in a bounded pool, each with its own stop flag.
+
+A search runs on one of ``workers`` threads (the C++ core releases the GIL).
+Requests beyond that wait in a first-come queue; past ``queue_limit`` waiting
+requests the server answers 503. While a search runs, the request's coroutine
+polls every ``poll_seconds``: when the time cap plus a grace has passed, or the
+client has gone, it calls ``control.stop()``; the search then returns at once
+with ``stopped_by: "stopped"``. The coroutine always waits for the thread to
+finish before it answers or gives up its slot, so no search outlives its
+request and the pool never runs more than ``workers`` searches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Protocol, TypeVar
+
+from smokejumper import Control
+
+from .problems import Overloaded
+
+T = TypeVar("T")
+log = logging.getLogger("smokejumper.service")
+
+
+class Disconnectable(Protocol):
+    async def is_disconnected(self) -> bool: ...
+
+
+class ClientGone(Exception):
+    """The client left while its request waited for a worker."""
+
+
+class Runner:
+    def __init__(self, workers: int, queue_limit: int, grace_seconds: float = 0.5,
+                 poll_seconds: float = 0.1) -> None:
+        self.workers = workers
+        self.queue_limit = queue_limit
+        self.grace_seconds = grace_seconds
+        self.poll_seconds = poll_seconds
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="smokejumper-search")
+        # Loop-agnostic admission (the app may be driven by more than one
+        # event loop, e.g. in tests): a counter and a FIFO of waiting tickets.
+        self._lock = threading.Lock()
+        self._running = 0
+        self._waiting: collections.deque[object] = collections.deque()
+        self._controls: set[Control] = set()
+        self._closed = False
+
+    @property
+    def running(self) -> int:
+        return self._running
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def _try_take(self, ticket: object | None) -> bool:
+        """Take a worker slot if one is free and it is this ticket's turn."""
+        if self._closed:
+            raise Overloaded("the server is shutting down")
+        if self._running >= self.workers:
+            return False
+        if ticket is None and self._waiting:
+            return False
+        if ticket is not None and self._waiting[0] is not ticket:
+            return False
+        if ticket is not None:
+            self._waiting.popleft()
+        self._running += 1
+        return True
+
+    async def _acquire(self, request: Disconnectable | None) -> None:
+        with self._lock:
+            if self._try_take(None):
+                return
+            if len(self._waiting) >= self.queue_limit:
+                raise Overloaded(f"all {self.workers} workers are busy and {len(self._waiting)} "
+                                 "requests are waiting; try again shortly")
+            ticket = object()
+            self._waiting.append(ticket)
+        try:
+            while True:
+                await asyncio.sleep(min(self.poll_seconds, 0.02))
+                with self._lock:
+                    if self._try_take(ticket):
+                        ticket = None
+                        return
+                if request is not None and await request.is_disconnected():
+                    raise ClientGone()
+        finally:
+            if ticket is not None:
+                with self._lock:
+                    try:
+                        self._waiting.remove(ticket)
+                    except ValueError:
+                        pass
+
+    def _release(self) -> None:
+        with self._lock:
+            self._running -= 1
+
+    async def run(self, fn: Callable[[Control], T], seconds: float, request: Disconnectable | None = None) -> T:
+        """``fn(control)`` on a worker thread. It is stopped through its
+        control after ``seconds`` plus the grace, or when ``request``'s
+        client disconnects. Raises Overloaded when the queue is full."""
+        await self._acquire(request)
+        control = Control()
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            self._controls.add(control)
+        try:
+            future = loop.run_in_executor(self._pool, fn, control)
+        except BaseException:
+            with self._lock:
+                self._controls.discard(control)
+            self._release()
+            raise
+        deadline = time.monotonic() + seconds + self.grace_seconds
+        try:
+            while not future.done():
+                await asyncio.wait({future}, timeout=self.poll_seconds)
+                if future.done() or control.stopped:
+                    continue
+                if time.monotonic() >= deadline:
+                    log.info("search over its time cap; stopping it")
+                    control.stop()
+                elif request is not None and await request.is_disconnected():
+                    log.info("client disconnected; stopping its search")
+                    control.stop()
+            return future.result()
+        except asyncio.CancelledError:
+            # The request itself was cancelled (shutdown, client gone): stop
+            # the search and let the thread finish before giving up the slot.
+            control.stop()
+            await _wait_uncancellable(future)
+            raise
+        finally:
+            if future.done():
+                with self._lock:
+                    self._controls.discard(control)
+                self._release()
+            else:  # pragma: no cover - only when the wait above was interrupted
+                control.stop()
+                future.add_done_callback(lambda _f: (self._controls.discard(control), self._release()))
+
+    def close(self) -> None:
+        """Stop every running search and wait for the threads."""
+        with self._lock:
+            self._closed = True
+            controls = list(self._controls)
+        for control in controls:
+            control.stop()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+async def _wait_uncancellable(future: asyncio.Future) -> None:
+    """Wait for ``future`` even if this task is cancelled again meanwhile."""
+    while not future.done():
+        try:
+            await asyncio.wait({future})
+        except asyncio.CancelledError:
+            continue

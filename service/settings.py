@@ -1,0 +1,94 @@
+"""Service settings: the server's caps, read from SMOKEJUMPER_* environment
+variables. The caps override whatever limit a request asks for."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, TypeVar
+
+from smokejumper import Limit
+from smokejumper.limits import MAX_MEMORY_MB
+
+T = TypeVar("T")
+_PREFIX = "SMOKEJUMPER_"
+
+
+def _env(environ: Mapping[str, str], name: str, parse: Callable[[str], T], default: T) -> T:
+    raw = environ.get(_PREFIX + name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return parse(raw.strip())
+    except ValueError:
+        raise ValueError(f"{_PREFIX}{name}={raw!r} is not a valid {parse.__name__}") from None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The server's caps on one search, and the size of the worker pool."""
+
+    max_seconds: float = 10.0
+    max_nodes: int = 50_000_000
+    max_memory_mb: int = 512
+    workers: int = 2
+    max_body_bytes: int = 1_000_000
+    # Searches waiting for a worker beyond this many get 503; None means 4 * workers.
+    max_queue: int | None = None
+    # How long past its time cap a search may run before the server stops it.
+    grace_seconds: float = 0.5
+    version: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.max_seconds) and self.max_seconds > 0):
+            raise ValueError(f"max_seconds must be a finite number > 0, got {self.max_seconds}")
+        if self.max_nodes < 1:
+            raise ValueError(f"max_nodes must be >= 1, got {self.max_nodes}")
+        if not 1 <= self.max_memory_mb <= MAX_MEMORY_MB:
+            raise ValueError(f"max_memory_mb must be 1..{MAX_MEMORY_MB}, got {self.max_memory_mb}")
+        if not 1 <= self.workers <= 256:
+            raise ValueError(f"workers must be 1..256, got {self.workers}")
+        if self.max_body_bytes < 1:
+            raise ValueError(f"max_body_bytes must be >= 1, got {self.max_body_bytes}")
+        if self.max_queue is not None and self.max_queue < 0:
+            raise ValueError(f"max_queue must be >= 0, got {self.max_queue}")
+        if not (math.isfinite(self.grace_seconds) and self.grace_seconds >= 0):
+            raise ValueError(f"grace_seconds must be a finite number >= 0, got {self.grace_seconds}")
+
+    @property
+    def queue_limit(self) -> int:
+        return 4 * self.workers if self.max_queue is None else self.max_queue
+
+    @property
+    def cap(self) -> Limit:
+        """The server's caps as a Limit: ``Limit(...).capped(settings.cap)``."""
+        return Limit(nodes=self.max_nodes, seconds=self.max_seconds, memory_mb=self.max_memory_mb)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Settings from SMOKEJUMPER_MAX_SECONDS, _MAX_NODES, _MAX_MEMORY_MB,
+        _WORKERS and _MAX_BODY_BYTES; unset ones take the defaults."""
+        env = os.environ if environ is None else environ
+        d = cls()
+        return cls(
+            max_seconds=_env(env, "MAX_SECONDS", float, d.max_seconds),
+            max_nodes=_env(env, "MAX_NODES", _integer, d.max_nodes),
+            max_memory_mb=_env(env, "MAX_MEMORY_MB", _integer, d.max_memory_mb),
+            workers=_env(env, "WORKERS", _integer, d.workers),
+            max_body_bytes=_env(env, "MAX_BODY_BYTES", _integer, d.max_body_bytes),
+        )
+
+
+def _integer(text: str) -> int:
+    """An int, also written with underscores (50_000_000) or as 5e7."""
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        value = float(text)
+        if not value.is_integer():
+            raise
+        return int(value)
+
+
+_integer.__name__ = "integer"
