@@ -16,7 +16,7 @@ from pydantic import BaseModel
 import smokejumper
 
 from . import routes_volcano
-from .problems import BodyLimitMiddleware, install_error_handlers, problem_responses
+from .problems import PROBLEM_JSON, BodyLimitMiddleware, install_error_handlers, problem_responses
 from .runner import Runner
 from .settings import Settings
 
@@ -67,7 +67,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html; charset=utf-8")
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    _errors_only_as_problem_json(app)
     return app
+
+
+def _errors_only_as_problem_json(app: FastAPI) -> None:
+    """FastAPI lists a ``responses`` model under application/json too;
+    errors are only ever sent as application/problem+json."""
+    build = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            schema = build()
+            for item in schema.get("paths", {}).values():
+                for op in item.values():
+                    for status, response in op.get("responses", {}).items():
+                        content = response.get("content", {})
+                        if not status.startswith("2") and PROBLEM_JSON in content:
+                            content.pop("application/json", None)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 app = create_app()

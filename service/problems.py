@@ -4,22 +4,21 @@ or cell. Also the request-body size guard."""
 
 from __future__ import annotations
 
-import logging
 from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from smokejumper import InvalidPositionError
+from smokejumper._inputs import describe_validation_error
 
 PROBLEM_JSON = "application/problem+json"
 MAX_DETAIL_CHARS = 500
-log = logging.getLogger("smokejumper.service")
 
 
 class Problem(BaseModel):
@@ -46,6 +45,10 @@ class Problem(BaseModel):
 
 class Overloaded(Exception):
     """Every worker is busy and the queue is full."""
+
+
+class ClientGone(Exception):
+    """The client left while its request waited for a worker."""
 
 
 def one_line(text: str) -> str:
@@ -118,11 +121,18 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResp
 
 
 async def _invalid_position(request: Request, exc: Exception) -> JSONResponse:
-    return problem(422, str(exc) or "invalid position")
+    if isinstance(exc, ValidationError):
+        return problem(422, describe_validation_error(exc))
+    return problem(422, str(exc) or "invalid value")
 
 
 async def _overloaded(request: Request, exc: Exception) -> JSONResponse:
     return problem(503, str(exc) or "the server is busy; try again shortly", headers={"Retry-After": "1"})
+
+
+async def _client_gone(request: Request, exc: Exception) -> JSONResponse:
+    # Nobody reads this answer; it only keeps the server log quiet.
+    return problem(503, "the client disconnected while its request was queued")
 
 
 async def _recursion(request: Request, exc: Exception) -> JSONResponse:
@@ -130,7 +140,8 @@ async def _recursion(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    # Starlette re-raises the exception after this answer, so the server
+    # log gets the traceback; the client never does.
     return problem(500, "internal error; the server log has the details")
 
 
@@ -141,6 +152,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ValueError, _invalid_position)
     app.add_exception_handler(RecursionError, _recursion)
     app.add_exception_handler(Overloaded, _overloaded)
+    app.add_exception_handler(ClientGone, _client_gone)
     app.add_exception_handler(Exception, _unexpected)
 
 

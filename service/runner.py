@@ -22,7 +22,7 @@ from typing import Callable, Protocol, TypeVar
 
 from smokejumper import Control
 
-from .problems import Overloaded
+from .problems import ClientGone, Overloaded
 
 T = TypeVar("T")
 log = logging.getLogger("smokejumper.service")
@@ -30,10 +30,6 @@ log = logging.getLogger("smokejumper.service")
 
 class Disconnectable(Protocol):
     async def is_disconnected(self) -> bool: ...
-
-
-class ClientGone(Exception):
-    """The client left while its request waited for a worker."""
 
 
 class Runner:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Mapping, TypeVar
 
 from smokejumper import Limit
@@ -38,7 +38,6 @@ class Settings:
     max_queue: int | None = None
     # How long past its time cap a search may run before the server stops it.
     grace_seconds: float = 0.5
-    version: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.max_seconds) and self.max_seconds > 0):

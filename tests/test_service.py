@@ -18,7 +18,7 @@ with warnings.catch_warnings():
 
 from smokejumper import Limit, volcano
 from smokejumper.service.app import create_app
-from smokejumper.service.problems import BodyLimitMiddleware, Overloaded
+from smokejumper.service.problems import BodyLimitMiddleware, ClientGone, Overloaded
 from smokejumper.service.runner import Runner
 from smokejumper.service.settings import Settings
 
@@ -262,6 +262,23 @@ def test_full_queue_gets_overloaded_and_waiters_are_served_in_turn(seed1):
     asyncio.run(scenario())
 
 
+def test_a_queued_request_whose_client_leaves_gives_up_its_place(seed1):
+    async def scenario():
+        runner = Runner(workers=1, queue_limit=4, grace_seconds=0.0)
+        try:
+            slow = asyncio.ensure_future(runner.run(_unbounded_solve(seed1), seconds=0.5))
+            await asyncio.sleep(0.05)
+            with pytest.raises(ClientGone):
+                await runner.run(lambda control: "never", seconds=1, request=FakeRequest(0.1))
+            assert runner.waiting == 0 and runner.running == 1
+            await slow
+            assert runner.running == 0
+        finally:
+            runner.close()
+
+    asyncio.run(scenario())
+
+
 def test_overloaded_server_answers_503(seed1):
     app = create_app(settings(workers=1, max_queue=0, max_seconds=1.0, grace_seconds=0.0))
     with TestClient(app) as c:
@@ -464,6 +481,10 @@ def test_openapi_has_an_example_per_endpoint(client):
         ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
         assert schemas[ref].get("examples"), path
         assert "application/problem+json" in op["responses"]["422"]["content"]
+        assert "application/json" not in op["responses"]["422"]["content"]
+        # The example is a request that works.
+        r = client.post(f"/v1/volcano/{path}", json=schemas[ref]["examples"][0])
+        assert r.status_code == 200, (path, r.text)
     assert "/healthz" in spec["paths"]
     assert client.get("/docs").status_code == 200
 

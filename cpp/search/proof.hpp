@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <concepts>
+#include <deque>
 #include <cstdint>
 #include <vector>
 
@@ -28,15 +29,23 @@ inline const char* verdict_name(Verdict v) {
 // What a game gives the search. children() lists the distinct successor
 // states (moves that lead to the same state already merged), best first;
 // hopeless() is an admissible dead-end test: true only when no win exists.
+// A child's footprint says enough about its move for the search to tell when
+// two moves commute at a state (independent(): either order reaches the same
+// state and neither disables the other) and when a later move is the same move again
+// (same_move(), at the state where the later one is generated).
 template <class G>
 concept ProofGame = requires(const G& game, const typename G::State& state,
-                             std::vector<typename G::Child>& out) {
+                             std::vector<typename G::Child>& out,
+                             const typename G::Footprint& footprint) {
   typename G::Move;
   requires std::same_as<decltype(out[0].move), typename G::Move>;
   requires std::same_as<decltype(out[0].state), typename G::State>;
+  requires std::same_as<decltype(out[0].footprint), typename G::Footprint>;
   { game.outcome(state) } -> std::same_as<Outcome>;
   { game.key(state) } -> std::convertible_to<uint64_t>;
   { game.hopeless(state) } -> std::same_as<bool>;
+  { game.independent(state, footprint, footprint) } -> std::same_as<bool>;
+  { game.same_move(state, footprint, footprint) } -> std::same_as<bool>;
   game.children(state, out);
 };
 
@@ -58,6 +67,7 @@ struct SearchStats {
 struct ProofOptions {
   bool use_table = true;
   bool use_pruning = true;
+  bool use_sleep_sets = true;
 };
 
 template <ProofGame G>
@@ -66,6 +76,7 @@ class ProofSearch {
   using State = typename G::State;
   using Move = typename G::Move;
   using Child = typename G::Child;
+  using Footprint = typename G::Footprint;
 
   // The table takes three quarters of the memory limit; search stacks and
   // child lists are small and bounded by the game's depth.
@@ -78,6 +89,7 @@ class ProofSearch {
   // Verdict for `root`; on a win, `line` receives the moves that win.
   Verdict solve(const State& root, std::vector<Move>* line) {
     std::vector<Move> reversed;
+    level(0).asleep.clear();
     const Verdict v = search(root, 0, &reversed);
     if (line) line->assign(reversed.rbegin(), reversed.rend());
     return v;
@@ -124,33 +136,63 @@ class ProofSearch {
     if (options_.use_table && table_.find(key)) return Verdict::kLoss;
 
     const uint64_t nodes_before = budget_.nodes();
-    if (levels_.size() <= static_cast<size_t>(depth)) levels_.resize(depth + 1);
-    game_.children(s, levels_[depth]);
+    game_.children(s, level(depth).children);
+    level(depth + 1);  // deeper levels exist before references are taken
+    Level& here = levels_[depth];
+    Level& below = levels_[depth + 1];
+    here.explored.clear();
     bool unknown = false;
-    // Index loop: deeper calls may resize levels_, but never this level's
-    // vector, which stays where it is inside its own heap block.
-    for (size_t i = 0; i < levels_[depth].size(); ++i) {
-      const Child& c = levels_[depth][i];
+    for (const Child& c : here.children) {
+      // Sleep sets: a move that commutes with every move since a sibling
+      // explored it leads to a state inside that sibling's subtree, which is
+      // a proved loss (a win would have ended the search). Skip it.
+      if (is_asleep(s, here.asleep, c.footprint)) continue;
+      below.asleep.clear();
+      if (options_.use_sleep_sets) {
+        for (const Footprint& z : here.asleep)
+          if (game_.independent(s, z, c.footprint)) below.asleep.push_back(z);
+        for (const Footprint& z : here.explored)
+          if (game_.independent(s, z, c.footprint)) below.asleep.push_back(z);
+      }
       const Verdict v = search(c.state, depth + 1, reversed);
       if (v == Verdict::kWin) {
-        reversed->push_back(levels_[depth][i].move);
+        reversed->push_back(c.move);
         return Verdict::kWin;
       }
       if (v == Verdict::kUnknown) {
         unknown = true;
         if (budget_.stopped()) break;
       }
+      here.explored.push_back(c.footprint);
     }
     if (unknown) return Verdict::kUnknown;
     if (options_.use_table) table_.store(key, Verdict::kLoss, budget_.nodes() - nodes_before);
     return Verdict::kLoss;
   }
 
+  bool is_asleep(const State& s, const std::vector<Footprint>& asleep, const Footprint& f) const {
+    for (const Footprint& z : asleep)
+      if (game_.same_move(s, z, f)) return true;
+    return false;
+  }
+
+  // Per-depth buffers, reused so that the hot loop does not allocate. A
+  // deque keeps references to one level valid while deeper ones are added.
+  struct Level {
+    std::vector<Child> children;
+    std::vector<Footprint> asleep;    // moves proved losing here by siblings above
+    std::vector<Footprint> explored;  // this node's children searched so far
+  };
+  Level& level(int depth) {
+    while (levels_.size() <= static_cast<size_t>(depth)) levels_.emplace_back();
+    return levels_[depth];
+  }
+
   const G& game_;
   Budget budget_;
   ProofOptions options_;
   BoundedTable<Verdict> table_;
-  std::vector<std::vector<Child>> levels_;
+  std::deque<Level> levels_;
   uint64_t pruned_ = 0;
   int max_depth_ = 0;
 };

@@ -148,13 +148,15 @@
   const cellsText = (cells) => (cells.length ? cells.map(([q, r]) => `(${q}, ${r})`).join(" ") : "none");
 
   function formatPosition(p) {
-    const tiles = p.tiles.map((t) => "    " + JSON.stringify(t)).join(",\n");
+    const tiles = p.tiles.length
+      ? "[\n" + p.tiles.map((t) => "    " + JSON.stringify(t)).join(",\n") + "\n  ]"
+      : "[]";
     return (
       "{\n" +
       `  "volcano": ${JSON.stringify(p.volcano)},\n` +
       `  "supply": ${JSON.stringify(p.supply)},\n` +
       `  "setup": ${JSON.stringify(p.setup || "free")},\n` +
-      `  "tiles": [\n${tiles}\n  ]\n}`
+      `  "tiles": ${tiles}\n}`
     );
   }
 
@@ -200,8 +202,12 @@
     frame.forEach(grow);
     ghosts.forEach(([c]) => grow(c));
     grow([pos.volcano.q, pos.volcano.r]);
+    // Keep a minimum extent so that a tiny layout is not blown up.
     const m = SIZE * 1.1;
-    board.setAttribute("viewBox", `${x0 - m} ${y0 - m} ${x1 - x0 + 2 * m} ${y1 - y0 + 2 * m}`);
+    const w = Math.max(x1 - x0 + 2 * m, SIZE * 16);
+    const h = Math.max(y1 - y0 + 2 * m, SIZE * 10);
+    const [mx, my] = [(x0 + x1) / 2, (y0 + y1) / 2];
+    board.setAttribute("viewBox", `${mx - w / 2} ${my - h / 2} ${w} ${h}`);
 
     const gFrame = svg("g", {}, board);
     const gGhost = svg("g", {}, board);
@@ -509,7 +515,7 @@
       for (const m of result.moves) {
         const li = html("li", { title: "Hover to see it on the board; click to play it" });
         li.append(badge(m.value), flightNode(m.flight));
-        if (m.equivalent.length) li.append(html("span", { class: "eq small muted" }, `+${m.equivalent.length} equivalent`));
+        if (m.equivalent.length) li.append(html("span", { class: "eq small muted", title: "Other flights with the same result" }, `+${m.equivalent.length} equiv.`));
         li.addEventListener("mouseenter", () => { state.highlight = m.flight; drawBoard(); });
         li.addEventListener("mouseleave", () => { state.highlight = null; drawBoard(); });
         li.addEventListener("click", () => playFlight(m.flight, $("hint")));
@@ -584,8 +590,10 @@
       li.classList.toggle("current", i === index);
       li.classList.toggle("done", i < index);
     });
-    const current = $("solve-line").children[index];
-    if (current) current.scrollIntoView({ block: "nearest" });
+    // Scroll the list itself (not the page) to keep the next flight in view.
+    const list = $("solve-line");
+    const current = list.children[Math.min(index, list.children.length - 1)];
+    if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2 + current.offsetHeight / 2;
     render();
   }
 

@@ -100,6 +100,13 @@ Game::Game(const PositionSpec& spec) {
     }
   }
   ring_ = neighbor_mask_[volcano_];
+  const Axial v = cells_[volcano_];
+  for (int i = 0; i < kHexDirections; ++i) {
+    const Axial d = kHexStep[i], next = kHexStep[(i + 1) % kHexDirections];
+    ring_cell_[i] = cell_index(v + d);
+    edge_cell_[i] = cell_index(v + d + next);
+    corner_cell_[i] = cell_index(v + d + d);
+  }
 
   // A layout is one connected group containing the volcano.
   uint64_t reach = bit(volcano_), frontier = reach;
@@ -330,15 +337,16 @@ int Game::clearing_cost(const State& s, int x, uint64_t standing, bool ring_stan
                         int depth) const {
   const uint64_t occupied = s.present | bit(volcano_);
   const uint64_t ring = s.present & ring_;
+  const uint64_t blocking = bit(volcano_) | standing | (ring_stands ? ring : 0);
   int best = INT_MAX;
-  for (int d = 0; d < kHexDirections; ++d) {
+  for (int d = 0; d < kHexDirections && best > 0; ++d) {
     int cost = 0, members = 0;
     std::array<int, 2> member{};
     bool usable = true;
     for (int e : {d, (d + 1) % kHexDirections}) {
       const int u = neighbor_[x][e];
       if (u < 0 || !(occupied & bit(u))) continue;
-      if (u == volcano_ || (standing & bit(u)) || (ring_stands && (ring & bit(u)))) {
+      if (blocking & bit(u)) {
         usable = false;
         break;
       }
@@ -346,11 +354,11 @@ int Game::clearing_cost(const State& s, int x, uint64_t standing, bool ring_stan
       cost += spaces_[u] - std::max(pawns(s, u), 1);
       member[members++] = u;
     }
-    if (!usable) continue;
+    if (!usable || cost >= best) continue;
     if (depth > 1 && members > 0) {
       // One of the pair goes first, while x and the other still stand.
       int dig = INT_MAX;
-      for (int k = 0; k < members; ++k) {
+      for (int k = 0; k < members && dig > 0; ++k) {
         const uint64_t others = bit(x) | (members == 2 ? bit(member[1 - k]) : 0);
         dig = std::min(dig, clearing_cost(s, member[k], standing | others, ring_stands, depth - 1));
       }
@@ -362,8 +370,69 @@ int Game::clearing_cost(const State& s, int x, uint64_t standing, bool ring_stan
   return best;
 }
 
-int Game::pawns_needed(const State& s) const {
-  constexpr int kDigDepth = 2;
+// The ring tiles taken together. Around ring tile i the usable pairs of
+// adjacent free edges are (ring i-1, edge i-1), (edge i-1, corner i),
+// (corner i, edge i), (edge i, ring i+1): every one holds an edge cell, so
+// each ring tile needs one of its two edge cells cleared (filled and
+// extinguished) while it stands, and the first ring tile to go needs a pair
+// with no standing ring tile. A cover of the six ring tiles by edge cells is
+// a small dynamic programme around the cycle.
+int Game::ring_cover_cost(const State& s) const {
+  auto cost = [&](int cell) {
+    if (cell < 0 || !(s.present & bit(cell))) return 0;
+    return spaces_[cell] - std::max(pawns(s, cell), 1);
+  };
+  auto standing = [&](int i) {
+    const int cell = ring_cell_[(i + kHexDirections) % kHexDirections];
+    return cell >= 0 && (s.present & bit(cell));
+  };
+  std::array<int, 6> edge_cost;
+  for (int j = 0; j < kHexDirections; ++j) edge_cost[j] = cost(edge_cell_[j]);
+  // Least cost of edge cells such that every standing ring tile i has edge
+  // i-1 or edge i chosen; `free_edges` are paid for already.
+  auto cover = [&](unsigned free_edges) {
+    int best = INT_MAX;
+    for (int last = 0; last < 2; ++last) {  // edge 5 chosen or not
+      auto price = [&](int j, int chosen) { return chosen && !(free_edges >> j & 1) ? edge_cost[j] : 0; };
+      std::array<int, 2> dp{INT_MAX, INT_MAX};
+      for (int c = 0; c < 2; ++c)
+        if (!standing(0) || last || c) dp[c] = price(5, last) + price(0, c);
+      for (int j = 1; j < kHexDirections; ++j) {
+        std::array<int, 2> next{INT_MAX, INT_MAX};
+        for (int c = 0; c < 2; ++c) {
+          if (j == 5 && c != last) continue;
+          const int add = j == 5 ? 0 : price(j, c);
+          for (int p = 0; p < 2; ++p)
+            if (dp[p] != INT_MAX && (!standing(j) || p || c))
+              next[c] = std::min(next[c], dp[p] + add);
+        }
+        dp = next;
+      }
+      best = std::min(best, dp[last]);
+    }
+    return best;
+  };
+  int best = INT_MAX;
+  for (int i = 0; i < kHexDirections; ++i) {
+    if (!standing(i)) continue;
+    const int before = (i + 5) % kHexDirections, corner = cost(corner_cell_[i]);
+    // The first ring tile's pair: edge and corner, or one edge beside a ring
+    // cell that is empty already.
+    const std::array<std::pair<unsigned, int>, 4> starts{{
+        {1u << before, corner}, {1u << i, corner},
+        {1u << before, standing(i - 1) ? INT_MAX : 0}, {1u << i, standing(i + 1) ? INT_MAX : 0}}};
+    for (const auto& [edges, extra] : starts) {
+      if (extra == INT_MAX) continue;
+      const int forced = extra + cost(edge_cell_[std::countr_zero(edges)]);
+      best = std::min(best, forced + cover(edges));
+    }
+  }
+  return best == INT_MAX ? 0 : best;
+}
+
+int Game::pawns_needed(const State& s) const { return pawns_needed(s, kDigDepth); }
+
+int Game::pawns_needed(const State& s, int dig_depth) const {
   const uint64_t ring = s.present & ring_;
   const uint64_t pawnless = ~(s.pawn_lo | s.pawn_hi);
   int need = std::popcount(s.present & ~ring & pawnless);
@@ -372,12 +441,13 @@ int Game::pawns_needed(const State& s) const {
   int first_ring_tile = INT_MAX;  // the cheapest start, before any ring tile goes
   for_each_bit(ring, [&](int t) {
     need += spaces_[t] - pawns(s, t);
-    every_ring_tile = std::max(every_ring_tile, clearing_cost(s, t, 0, false, kDigDepth));
-    first_ring_tile = std::min(first_ring_tile, clearing_cost(s, t, 0, true, kDigDepth));
+    every_ring_tile = std::max(every_ring_tile, clearing_cost(s, t, 0, false, dig_depth));
+    if (first_ring_tile > 0)
+      first_ring_tile = std::min(first_ring_tile, clearing_cost(s, t, 0, true, dig_depth));
   });
   // No ring tile can be the first to go: none can ever be extinguished.
   if (first_ring_tile == INT_MAX || every_ring_tile == INT_MAX) return INT_MAX;
-  return need + std::max(every_ring_tile, first_ring_tile);
+  return need + std::max({every_ring_tile, first_ring_tile, ring_cover_cost(s)});
 }
 
 bool Game::hopeless(const State& s) const {
@@ -386,7 +456,10 @@ bool Game::hopeless(const State& s) const {
 }
 
 int32_t Game::order_score(State& s) const {
-  const int need = pawns_needed(s);
+  // Most children are hopeless already by the cheap one-level bound; dig
+  // deeper only for the others.
+  int need = pawns_needed(s, 1);
+  if (need <= supply_total(s)) need = pawns_needed(s, kDigDepth);
   s.need = static_cast<int16_t>(std::min(need, int{INT16_MAX}));
   if (need == INT_MAX) return INT32_MIN;
   // Spare pawns first, then fewer tiles left.
@@ -407,12 +480,16 @@ void Game::generate(const State& s, std::vector<Child>& out, bool keep_duplicate
     if (!seen || keep_duplicates) colors[distinct++] = c;
   }
   uint32_t seq = 0;
-  for_each_flight(s, [&](int t, int d, const int*, int) {
+  for_each_flight(s, [&](int t, int d, const int* path, int length) {
+    uint64_t open = 0;
+    for (int k = 0; k < length; ++k)
+      if (pawns(s, path[k]) < spaces_[path[k]]) open |= bit(path[k]);
     for (int k = 0; k < distinct; ++k) {
       Child c;
       c.move = Flight{static_cast<uint8_t>(colors[k]), static_cast<uint8_t>(t),
                       static_cast<uint8_t>(d)};
       c.state = apply(s, c.move, nullptr);
+      c.footprint = {c.move, open, c.state.present != s.present || c.state.lost};
       c.key = key(c.state);
       c.order = c.state.lost ? INT32_MIN : order_score(c.state);
       if (c.state.present == 0 && !c.state.lost) c.order = INT32_MAX;
@@ -442,6 +519,21 @@ void Game::order_and_merge(std::vector<Child>& out) const {
 void Game::children(const State& s, std::vector<Child>& out) const {
   generate(s, out, false);
   order_and_merge(out);
+}
+
+// Two flights commute when neither removes a tile (so paths and free edges
+// stay as they are), they drop on disjoint tiles, and neither shortens the
+// other's drop: different colours, or one colour with pawns for both.
+bool Game::independent(const State& s, const Footprint& a, const Footprint& b) const {
+  if (a.removes || b.removes || (a.open & b.open)) return false;
+  return a.move.color != b.move.color ||
+         s.supply[a.move.color] >= std::popcount(a.open) + std::popcount(b.open);
+}
+
+// The same flight again, up to colours with equal supply.
+bool Game::same_move(const State& s, const Footprint& earlier, const Footprint& now) const {
+  return earlier.move.tile == now.move.tile && earlier.move.dir == now.move.dir &&
+         s.supply[earlier.move.color] == s.supply[now.move.color];
 }
 
 std::vector<Game::Merged> Game::merged_children(const State& s) const {

@@ -17,6 +17,8 @@ inline constexpr int kMaxColors = 8;
 inline constexpr int kMaxSupplyPerColor = 1000;
 inline constexpr int kMaxCoordinate = 10000;
 inline constexpr int kDefaultSpaces[7] = {0, 1, 1, 2, 2, 3, 3};
+// How many levels out from the volcano's ring the pawn bound digs.
+inline constexpr int kDigDepth = 2;
 
 // The position as given (the spec's JSON, already parsed). spaces <= 0 means
 // "use the default for n".
@@ -50,9 +52,17 @@ struct State {
   int16_t need = -1;  // pawns_needed(), cached by children(); -1 when not known
 };
 
+// What the search needs to know about a flight to tell when two commute.
+struct Footprint {
+  Flight move;
+  uint64_t open = 0;     // tiles on the path with space, before the flight
+  bool removes = false;  // it extinguished or isolated something
+};
+
 struct Child {
   Flight move;
   State state;
+  Footprint footprint;
   uint64_t key = 0;
   int32_t order = 0;  // higher is tried first
   uint32_t seq = 0;   // generation order, for deterministic ties
@@ -70,6 +80,7 @@ class Game {
   using State = volcano::State;
   using Move = Flight;
   using Child = volcano::Child;
+  using Footprint = volcano::Footprint;
 
   // Validates the position; throws InvalidInput naming the cell and the rule.
   explicit Game(const PositionSpec& spec);
@@ -94,6 +105,7 @@ class Game {
   Outcome outcome_with_moves(const State& s) const;  // loss also when stuck
   // Pawns still needed to clear the board, by an admissible count.
   int pawns_needed(const State& s) const;
+  int pawns_needed(const State& s, int dig_depth) const;
   int supply_total(const State& s) const;
   bool same_canonical(const State& a, const State& b) const;
 
@@ -102,6 +114,8 @@ class Game {
   uint64_t key(const State& s) const;
   bool hopeless(const State& s) const;
   void children(const State& s, std::vector<Child>& out) const;
+  bool independent(const State& s, const Footprint& a, const Footprint& b) const;
+  bool same_move(const State& s, const Footprint& earlier, const Footprint& now) const;
 
   // Every distinct child with all the flights that lead to it (for hints).
   struct Merged {
@@ -125,6 +139,7 @@ class Game {
   void for_each_flight(const State& s, F&& f) const;
   int32_t order_score(State& s) const;  // also caches s.need
   int clearing_cost(const State& s, int x, uint64_t standing, bool ring_stands, int depth) const;
+  int ring_cover_cost(const State& s) const;
 
   std::vector<Axial> cells_;
   std::vector<int> number_, spaces_;
@@ -133,6 +148,10 @@ class Game {
   std::vector<std::array<uint64_t, 4>> zobrist_;
   uint64_t spaces_lo_ = 0, spaces_hi_ = 0;
   uint64_t ring_ = 0;  // cells next to the volcano
+  // Around the volcano V, by direction i: ring cell V+D[i], the "edge" cell
+  // V+D[i]+D[i+1] shared by ring cells i and i+1, and the "corner" V+2D[i].
+  // Cell indices, or -1 where the layout has no cell.
+  std::array<int, 6> ring_cell_{}, edge_cell_{}, corner_cell_{};
   int volcano_ = 0;
   int color_count_ = 0;
   State initial_;
