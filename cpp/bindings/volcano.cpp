@@ -44,6 +44,7 @@ py::dict position_dict(const PositionSpec& spec) {
   d["tiles"] = tiles;
   d["volcano"] = volcano;
   d["supply"] = spec.supply;
+  d["setup"] = spec.standard ? "standard" : "free";
   return d;
 }
 

@@ -52,11 +52,16 @@ class Budget {
   Budget(const Limits& limits, Control* control)
       : limits_(limits), control_(control), start_(Clock::now()), node_cap_(limits.max_nodes) {}
 
-  // Counts one node; returns false once the search must stop.
+  // Counts one node; returns false, without counting it, once the search
+  // must stop (so a limit of N nodes lets exactly N be searched).
   bool spend() {
     if (reason_ != StopReason::kNone) return false;
+    if (nodes_ >= node_cap_) {
+      stop(StopReason::kNodes);
+      return false;
+    }
     ++nodes_;
-    if (nodes_ - flushed_ >= kPollInterval || nodes_ >= node_cap_) poll();
+    if (nodes_ - flushed_ >= kPollInterval) poll();
     return reason_ == StopReason::kNone;
   }
 
@@ -76,6 +81,7 @@ class Budget {
     if (why == StopReason::kNodes || why == StopReason::kTime) {
       reason_ = StopReason::kNone;
       poll();  // still stopped if the whole budget is spent
+      if (nodes_ >= limits_.max_nodes) stop(StopReason::kNodes);
     }
     return why;
   }
@@ -95,8 +101,7 @@ class Budget {
   void poll() {
     if (control_) control_->add_nodes(nodes_ - flushed_);
     flushed_ = nodes_;
-    if (nodes_ >= node_cap_) stop(StopReason::kNodes);
-    else if (control_ && control_->stop_requested()) stop(StopReason::kStopped);
+    if (control_ && control_->stop_requested()) stop(StopReason::kStopped);
     else if (const double t = seconds(); t >= limits_.max_seconds || t >= slice_deadline_)
       stop(StopReason::kTime);
   }

@@ -39,6 +39,8 @@ def load_model(model: type[M], obj: M | dict | str | bytes) -> M:
             raise InvalidPositionError(f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
         except RecursionError:
             raise InvalidPositionError("invalid JSON: nested too deeply") from None
+        except UnicodeDecodeError:
+            raise InvalidPositionError("input is not UTF-8 text") from None
     try:
         return model.model_validate(obj)
     except ValidationError as e:

@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from smokejumper import _core
-from smokejumper._core import Control
+from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model
 from smokejumper.limits import Limit
 
@@ -222,5 +222,10 @@ def replay(position: PositionLike, line: Sequence[Flight | dict]) -> ReplayResul
     """Play ``line`` through the engine step by step. ``status`` is "win"
     only if every flight is legal and the last one wins."""
     p = load_position(position)
-    flights = [load_model(Flight, f) for f in line]
+    flights = []
+    for i, f in enumerate(line):
+        try:
+            flights.append(load_model(Flight, f))
+        except InvalidPositionError as e:
+            raise InvalidPositionError(f"line[{i}]: {e}") from None
     return ReplayResult.model_validate(_native.replay(*p.native(), [f.native() for f in flights]))

@@ -1,0 +1,328 @@
+"""The ``smokejumper`` command's contract: JSON shapes and exit codes
+(0 success, 1 a replayed line that does not win, 2 bad input with exactly one
+line on stderr and never a traceback). Every test runs the real command in a
+subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from smokejumper import volcano
+
+CLI = [sys.executable, "-m", "smokejumper.cli"]
+
+SMALL = {  # V(0,0) A(1,0) B(2,0) C(1,1): wins with a few pawns
+    "tiles": [{"q": 1, "r": 0, "n": 3}, {"q": 2, "r": 0, "n": 1}, {"q": 1, "r": 1, "n": 3, "pawns": 1}],
+    "volcano": {"q": 0, "r": 0},
+    "supply": [3, 2],
+}
+
+
+def run(*args, stdin=None, timeout=120):
+    return subprocess.run(CLI + [str(a) for a in args], input=stdin, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def run_json(*args, stdin=None):
+    res = run(*args, "--json", stdin=stdin)
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
+    assert len(res.stdout.strip().splitlines()) == 1, "JSON output is one line"
+    return json.loads(res.stdout)
+
+
+def assert_bad_input(res):
+    assert res.returncode == 2, (res.returncode, res.stdout, res.stderr)
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith("smokejumper: error:") and len(lines[0]) > len("smokejumper: error: ")
+    assert "Traceback" not in res.stderr
+    assert res.stdout == ""
+    return lines[0]
+
+
+def assert_flight_shape(f):
+    assert set(f) == {"color", "tile", "dir"}
+    assert isinstance(f["color"], int) and isinstance(f["dir"], int) and 0 <= f["dir"] <= 5
+    assert isinstance(f["tile"], list) and len(f["tile"]) == 2 and all(isinstance(x, int) for x in f["tile"])
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli")
+    out = {}
+    # The text output of `generate` is itself a position file.
+    res = run("generate", "volcano", "--seed", 3)
+    assert res.returncode == 0 and res.stderr == ""
+    out["g3"] = d / "g3.json"
+    out["g3"].write_text(res.stdout)
+    out["g1"] = d / "g1.json"
+    out["g1"].write_text(volcano.generate(1).position.model_dump_json(exclude={"setup"}))
+    out["small"] = d / "small.json"
+    out["small"].write_text(json.dumps(SMALL))
+    out["dir"] = d
+    return out
+
+
+# ---------------------------------------------------------------- solve
+
+def test_generate_text_output_is_the_position(files):
+    data = json.loads(files["g3"].read_text())
+    assert "setup" not in data  # the spec's position JSON, nothing of ours
+    generated = volcano.generate(3).position
+    assert generated.setup == "standard"
+    assert volcano.Position.model_validate(data) == generated.model_copy(update={"setup": "free"})
+
+
+def test_solve_json_contract(files):
+    out = run_json("solve", "volcano", files["g3"])
+    assert set(out) == {"verdict", "line", "stats"}
+    assert out["verdict"] == "win"
+    stats = out["stats"]
+    assert {"nodes", "seconds", "stopped_by"} <= set(stats)
+    assert isinstance(stats["nodes"], int) and stats["nodes"] > 0
+    assert isinstance(stats["seconds"], (int, float)) and stats["stopped_by"] is None
+    for f in out["line"]:
+        assert_flight_shape(f)
+    r = volcano.replay(files["g3"].read_text(), out["line"])
+    assert (r.status, r.error) == ("win", None)
+    assert out["line"] == [f.model_dump(mode="json") for f in volcano.solve(files["g3"].read_text()).line]
+
+
+def test_solve_text_output(files):
+    res = run("solve", "volcano", files["small"])
+    assert res.returncode == 0 and res.stderr == ""
+    lines = res.stdout.splitlines()
+    assert lines[0] == "verdict: win"
+    assert lines[-1].startswith("nodes:")
+
+
+def test_solve_loss_exits_zero(files):
+    path = files["dir"] / "loss.json"
+    path.write_text(json.dumps(dict(SMALL, supply=[1])))
+    out = run_json("solve", "volcano", path)
+    assert (out["verdict"], out["line"]) == ("loss", None)
+
+
+def test_solve_reads_stdin(files):
+    from_stdin = run_json("solve", "volcano", "-", stdin=files["small"].read_text())
+    from_file = run_json("solve", "volcano", files["small"])
+    assert from_stdin["verdict"] == "win"
+    assert (from_stdin["verdict"], from_stdin["line"]) == (from_file["verdict"], from_file["line"])
+
+
+def test_max_nodes_gives_unknown(files):
+    out = run_json("solve", "volcano", files["g1"], "--max-nodes", 100)
+    assert (out["verdict"], out["line"]) == ("unknown", None)
+    assert out["stats"]["stopped_by"] == "nodes" and out["stats"]["nodes"] <= 101
+
+
+def test_max_seconds_gives_unknown(files):
+    out = run_json("solve", "volcano", files["g1"], "--max-seconds", 0.2)
+    assert out["verdict"] == "unknown" and out["stats"]["stopped_by"] == "time"
+    assert out["stats"]["seconds"] < 2
+
+
+def test_max_memory_is_accepted(files):
+    out = run_json("solve", "volcano", files["g3"], "--max-memory-mb", 1)
+    assert out["verdict"] == "win" and out["stats"]["table_bytes"] <= 1 << 20
+
+
+# ---------------------------------------------------------------- hint, generate
+
+def test_hint_json(files):
+    out = run_json("hint", "volcano", files["small"])
+    assert set(out) == {"moves", "stats"}
+    assert out["moves"]
+    for m in out["moves"]:
+        assert set(m) == {"flight", "equivalent", "value", "line"}
+        assert_flight_shape(m["flight"])
+        for f in m["equivalent"] + (m["line"] or []):
+            assert_flight_shape(f)
+        assert m["value"] in ("win", "loss", "unknown")
+        assert (m["line"] is not None) == (m["value"] == "win")
+    api = volcano.hint(SMALL)
+    assert [m["flight"] for m in out["moves"]] == [m.flight.model_dump(mode="json") for m in api.moves]
+    assert [m["value"] for m in out["moves"]] == [m.value for m in api.moves]
+
+
+def test_hint_text_output(files):
+    res = run("hint", "volcano", files["small"])
+    assert res.returncode == 0 and res.stderr == ""
+    assert res.stdout.splitlines()[0].split()[0] in ("win", "loss", "unknown")
+
+
+def test_generate_json():
+    out = run_json("generate", "volcano", "--seed", 3)
+    assert set(out) == {"position", "layout_seed", "attempts", "verdict", "line", "difficulty", "stats"}
+    assert (out["layout_seed"], out["attempts"], out["verdict"], out["line"]) == (3, 1, None, None)
+    assert volcano.Position.model_validate(out["position"]) == volcano.generate(3).position
+    assert out == run_json("generate", "volcano", "--seed", 3), "deterministic"
+    assert len(out["position"]["tiles"]) == 35
+
+
+def test_generate_solvable_json():
+    out = run_json("generate", "volcano", "--seed", 3, "--solvable")
+    assert out["verdict"] == "win"
+    for f in out["line"]:
+        assert_flight_shape(f)
+    r = volcano.replay(out["position"], out["line"])
+    assert (r.status, r.error) == ("win", None)
+
+
+def test_generate_solvable_that_fails_within_limits_exits_2():
+    assert "solvable" in assert_bad_input(run("generate", "volcano", "--seed", 1, "--solvable", "--max-nodes", 10))
+
+
+# ---------------------------------------------------------------- replay
+
+@pytest.fixture(scope="module")
+def solved(files):
+    d = files["dir"]
+    out = run_json("solve", "volcano", files["small"])
+    assert out["verdict"] == "win" and len(out["line"]) >= 2
+    (d / "solve_out.json").write_text(json.dumps(out))
+    (d / "line.json").write_text(json.dumps(out["line"]))
+    (d / "prefix.json").write_text(json.dumps(out["line"][:-1]))
+    illegal = out["line"][:1] + [{"color": 0, "tile": [0, 0], "dir": 0}]   # into the volcano
+    (d / "illegal.json").write_text(json.dumps(illegal))
+    return d
+
+
+def test_replay_winning_bare_list_exits_0(files, solved):
+    res = run("replay", "volcano", files["small"], solved / "line.json")
+    assert res.returncode == 0 and res.stderr == ""
+    assert res.stdout.splitlines()[-1] == "result: win"
+
+
+def test_replay_solve_json_output_exits_0(files, solved):
+    res = run("replay", "volcano", files["small"], solved / "solve_out.json")
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_replay_from_stdin(files, solved):
+    res = run("replay", "volcano", "-", solved / "line.json", stdin=files["small"].read_text())
+    assert res.returncode == 0
+
+
+def test_replay_json_output(files, solved):
+    res = run("replay", "volcano", files["small"], solved / "line.json", "--json")
+    assert res.returncode == 0
+    out = json.loads(res.stdout)
+    assert out["status"] == "win" and out["error"] is None and out["position"]["tiles"] == []
+
+
+def test_replay_non_winning_line_exits_1(files, solved):
+    res = run("replay", "volcano", files["small"], solved / "prefix.json")
+    assert res.returncode == 1 and res.stderr == ""
+    assert res.stdout.splitlines()[-1] in ("result: ongoing", "result: loss")
+    res = run("replay", "volcano", files["small"], solved / "prefix.json", "--json")
+    assert res.returncode == 1 and json.loads(res.stdout)["status"] != "win"
+
+
+def test_replay_illegal_line_exits_1(files, solved):
+    res = run("replay", "volcano", files["small"], solved / "illegal.json")
+    assert res.returncode == 1 and res.stderr == ""
+    assert "illegal: flight 1" in res.stdout
+    res = run("replay", "volcano", files["small"], solved / "illegal.json", "--json")
+    assert res.returncode == 1
+    assert json.loads(res.stdout)["error"].startswith("flight 1")
+
+
+def test_replay_empty_line_exits_1(files):
+    path = files["dir"] / "empty_line.json"
+    path.write_text("[]")
+    assert run("replay", "volcano", files["small"], path).returncode == 1
+
+
+# ---------------------------------------------------------------- bad input
+
+def write(files, name, content):
+    path = files["dir"] / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
+BAD_POSITIONS = {
+    "invalid_json": "{\"tiles\": [",
+    "empty": "",
+    "wrong_shape_list": [1, 2, 3],
+    "wrong_shape_tiles": {"tiles": {"q": 1}, "volcano": {"q": 0, "r": 0}},
+    "n_9": {"tiles": [{"q": 1, "r": 0, "n": 9}], "volcano": {"q": 0, "r": 0}},
+    "deep_nesting": "[" * 100_000,
+    "deep_nesting_in_object": '{"tiles": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    "unsettled": {"tiles": [{"q": 1, "r": 0, "n": 1, "pawns": 1}], "volcano": {"q": 0, "r": 0}},
+    "disconnected": {"tiles": [{"q": 3, "r": 0, "n": 1}], "volcano": {"q": 0, "r": 0}},
+    "too_large": " " * (2 << 20),
+    "not_utf8": b"\xff\xfe{\x00",
+    "bad_standard": {"tiles": [{"q": 1, "r": 0, "n": 1}], "volcano": {"q": 0, "r": 0}, "setup": "standard"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_POSITIONS))
+def test_bad_position_file_exits_2(files, name):
+    path = write(files, f"bad_{name}.json", BAD_POSITIONS[name])
+    assert_bad_input(run("solve", "volcano", path))
+
+
+@pytest.mark.parametrize("name", ["invalid_json", "n_9", "unsettled"])
+def test_bad_position_file_exits_2_in_hint(files, name):
+    path = write(files, f"bad_hint_{name}.json", BAD_POSITIONS[name])
+    assert_bad_input(run("hint", "volcano", path))
+
+
+def test_bad_position_on_stdin_exits_2():
+    assert_bad_input(run("solve", "volcano", "-", stdin="[" * 100_000))
+    assert_bad_input(run("solve", "volcano", "-", stdin="not json"))
+
+
+def test_bad_position_in_replay_exits_2(files, solved):
+    path = write(files, "bad_replay_pos.json", BAD_POSITIONS["n_9"])
+    assert_bad_input(run("replay", "volcano", path, solved / "line.json"))
+
+
+def test_missing_file_exits_2(files):
+    message = assert_bad_input(run("solve", "volcano", files["dir"] / "nope.json"))
+    assert "nope.json" in message
+    assert_bad_input(run("solve", "volcano", files["dir"]))  # a directory
+
+
+@pytest.mark.parametrize("line", [
+    "[", "{\"moves\": []}", "17", "[" * 100_000,
+    [{"color": 0, "tile": [1], "dir": 0}], [{"color": 0, "tile": [1, 0], "dir": 9}], [1, 2],
+    b"\xff\xfe[",
+], ids=["invalid", "object_without_line", "number", "deep", "short_tile", "bad_dir", "not_flights", "not_utf8"])
+def test_bad_line_file_exits_2(files, line):
+    path = write(files, "bad_line.json", line)
+    assert_bad_input(run("replay", "volcano", files["small"], path))
+
+
+def test_missing_line_file_exits_2(files):
+    assert_bad_input(run("replay", "volcano", files["small"], files["dir"] / "missing_line.json"))
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "chess", "X"],
+    ["hint", "wildfire", "X"],
+    ["frobnicate"],
+    [],
+    ["solve", "volcano"],
+    ["generate", "volcano"],
+    ["generate", "volcano", "--seed", "-1"],
+    ["generate", "volcano", "--seed", str(2**64)],
+    ["generate", "volcano", "--seed", "abc"],
+    ["solve", "volcano", "SMALL", "--max-nodes", "-5"],
+    ["solve", "volcano", "SMALL", "--max-seconds", "nan"],
+    ["solve", "volcano", "SMALL", "--max-memory-mb", "0"],
+    ["solve", "volcano", "SMALL", "--bogus"],
+], ids=lambda a: " ".join(a) or "no-args")
+def test_bad_arguments_exit_2(files, args):
+    args = [str(files["small"]) if a == "SMALL" else a for a in args]
+    assert_bad_input(run(*args))
