@@ -50,7 +50,11 @@ class Budget {
   static constexpr uint64_t kPollInterval = 1024;
 
   Budget(const Limits& limits, Control* control)
-      : limits_(limits), control_(control), start_(Clock::now()), node_cap_(limits.max_nodes) {}
+      : limits_(limits),
+        control_(control),
+        start_(Clock::now()),
+        node_cap_(limits.max_nodes),
+        deadline_(limits.max_seconds) {}
 
   // Counts one node; returns false, without counting it, once the search
   // must stop (so a limit of N nodes lets exactly N be searched).
@@ -65,23 +69,31 @@ class Budget {
     return reason_ == StopReason::kNone;
   }
 
-  // Narrows the budget to `share` of what is left, for one part of an answer
-  // made of several searches (a hint values each move in turn, and each gets
-  // a fair part). end_slice() lifts it and returns why the slice stopped.
-  void begin_slice(double share) {
-    const uint64_t left = limits_.max_nodes - std::min(limits_.max_nodes, nodes_);
+  // Narrows the budget to `share` of what is left (and at most `quota`
+  // nodes), for one part of an answer made of several searches: a hint
+  // values each move in turn, restarts try move orders in turn. Slices nest;
+  // end_slice() restores the enclosing one and says why this one stopped.
+  struct Slice {
+    uint64_t node_cap;
+    double deadline;
+  };
+  Slice begin_slice(double share, uint64_t quota) {
+    const Slice outer{node_cap_, deadline_};
+    const double now = seconds();
+    const uint64_t left = node_cap_ - std::min(node_cap_, nodes_);
     const double part = static_cast<double>(left) * share;
-    node_cap_ = part >= 9e18 ? limits_.max_nodes : nodes_ + static_cast<uint64_t>(part);
-    slice_deadline_ = seconds() + (limits_.max_seconds - seconds()) * share;
+    node_cap_ = nodes_ + std::min(part >= 9e18 ? left : static_cast<uint64_t>(part), quota);
+    deadline_ = now + (deadline_ - now) * share;
+    return outer;
   }
-  StopReason end_slice() {
+  StopReason end_slice(const Slice& outer) {
     const StopReason why = reason_;
-    node_cap_ = limits_.max_nodes;
-    slice_deadline_ = std::numeric_limits<double>::infinity();
+    node_cap_ = outer.node_cap;
+    deadline_ = outer.deadline;
     if (why == StopReason::kNodes || why == StopReason::kTime) {
       reason_ = StopReason::kNone;
-      poll();  // still stopped if the whole budget is spent
-      if (nodes_ >= limits_.max_nodes) stop(StopReason::kNodes);
+      if (nodes_ >= node_cap_) stop(StopReason::kNodes);  // the outer budget is spent too
+      poll();
     }
     return why;
   }
@@ -102,8 +114,7 @@ class Budget {
     if (control_) control_->add_nodes(nodes_ - flushed_);
     flushed_ = nodes_;
     if (control_ && control_->stop_requested()) stop(StopReason::kStopped);
-    else if (const double t = seconds(); t >= limits_.max_seconds || t >= slice_deadline_)
-      stop(StopReason::kTime);
+    else if (seconds() >= deadline_) stop(StopReason::kTime);
   }
 
  private:
@@ -113,8 +124,8 @@ class Budget {
   Clock::time_point start_;
   uint64_t nodes_ = 0;
   uint64_t flushed_ = 0;
-  uint64_t node_cap_;
-  double slice_deadline_ = std::numeric_limits<double>::infinity();
+  uint64_t node_cap_;  // the limits, narrowed by the current slice
+  double deadline_;
   StopReason reason_ = StopReason::kNone;
 };
 

@@ -27,7 +27,8 @@ inline const char* verdict_name(Verdict v) {
 }
 
 // What a game gives the search. children() lists the distinct successor
-// states (moves that lead to the same state already merged), best first;
+// states (moves that lead to the same state already merged), best first by
+// one of the game's kPolicies move orders;
 // hopeless() is an admissible dead-end test: true only when no win exists.
 // A child's footprint says enough about its move for the search to tell when
 // two moves commute at a state (independent(): either order reaches the same
@@ -46,7 +47,8 @@ concept ProofGame = requires(const G& game, const typename G::State& state,
   { game.hopeless(state) } -> std::same_as<bool>;
   { game.independent(state, footprint, footprint) } -> std::same_as<bool>;
   { game.same_move(state, footprint, footprint) } -> std::same_as<bool>;
-  game.children(state, out);
+  { G::kPolicies } -> std::convertible_to<int>;
+  game.children(state, out, 0);
 };
 
 struct SearchStats {
@@ -97,10 +99,36 @@ class ProofSearch {
 
   // The same, within `share` of the budget that is left; `cut` receives the
   // limit that ended it early, if one did.
-  Verdict solve_within(const State& root, std::vector<Move>* line, double share, StopReason* cut) {
-    budget_.begin_slice(share);
+  // The same, within `share` of the budget that is left and at most `quota`
+  // nodes, ordering moves by `policy`; `cut` receives the limit that ended
+  // it early, if one did.
+  Verdict solve_within(const State& root, std::vector<Move>* line, double share, StopReason* cut,
+                       int policy, uint64_t quota = UINT64_MAX) {
+    policy_ = policy;
+    const auto outer = budget_.begin_slice(share, quota);
     const Verdict v = solve(root, line);
-    *cut = budget_.end_slice();
+    *cut = budget_.end_slice(outer);
+    return v;
+  }
+
+  // Restarts: a good move order finds a win quickly and a bad one may not
+  // find it at all, and no one order is best on every position. So the
+  // search alternates the game's orders with doubling node quotas. Proved
+  // losses stay in the table, so a restart repeats little of a loss proof.
+  // Within `share` of what is left, like solve_within().
+  Verdict solve_with_restarts(const State& root, std::vector<Move>* line, double share = 1.0,
+                              StopReason* cut = nullptr) {
+    constexpr uint64_t kFirstQuota = 20000;
+    const auto outer = budget_.begin_slice(share, UINT64_MAX);
+    Verdict v = Verdict::kUnknown;
+    for (int round = 0; !budget_.stopped(); ++round) {
+      StopReason round_cut;
+      const uint64_t quota = kFirstQuota << std::min(round / G::kPolicies, 40);
+      v = solve_within(root, line, 1.0, &round_cut, round % G::kPolicies, quota);
+      if (v != Verdict::kUnknown) break;
+    }
+    const StopReason why = budget_.end_slice(outer);
+    if (cut) *cut = why;
     return v;
   }
 
@@ -136,7 +164,7 @@ class ProofSearch {
     if (options_.use_table && table_.find(key)) return Verdict::kLoss;
 
     const uint64_t nodes_before = budget_.nodes();
-    game_.children(s, level(depth).children);
+    game_.children(s, level(depth).children, policy_);
     level(depth + 1);  // deeper levels exist before references are taken
     Level& here = levels_[depth];
     Level& below = levels_[depth + 1];
@@ -195,6 +223,7 @@ class ProofSearch {
   std::deque<Level> levels_;
   uint64_t pruned_ = 0;
   int max_depth_ = 0;
+  int policy_ = 0;
 };
 
 }  // namespace sj

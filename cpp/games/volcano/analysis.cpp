@@ -43,7 +43,7 @@ SolveResult solve(const Game& game, const State& root, const Limits& limits, Con
                   ProofOptions options) {
   ProofSearch<Game> search(game, limits, control, options);
   SolveResult result;
-  result.verdict = search.solve(root, &result.line);
+  result.verdict = search.solve_with_restarts(root, &result.line);
   result.stats = search.stats();
   return result;
 }
@@ -59,8 +59,8 @@ HintResult hint(const Game& game, const State& root, const Limits& limits, Contr
     StopReason why = StopReason::kNone;
     // Each move gets an equal part of what is left, so one hard move cannot
     // starve the others; easy moves leave their unused part to the rest.
-    move.verdict = search.solve_within(m.child.state, &move.line,
-                                       1.0 / static_cast<double>(merged.size() - i), &why);
+    move.verdict = search.solve_with_restarts(
+        m.child.state, &move.line, 1.0 / static_cast<double>(merged.size() - i), &why);
     if (why != StopReason::kNone) cut = why;
     result.moves.push_back(std::move(move));
   }
@@ -82,11 +82,11 @@ Difficulty rate_line(const Game& game, const State& root, const std::vector<Flig
   State s = root;
   for (const Flight& f : line) {
     std::vector<Child> kids;
-    game.children(s, kids);
+    game.children(s, kids, 0);
     ProofSearch<Game> search(game, remaining(limits, stats), control);
     int wins = 0;
     for (const Child& c : kids) {
-      if (search.solve(c.state, nullptr) == Verdict::kWin) ++wins;
+      if (search.solve_with_restarts(c.state, nullptr) == Verdict::kWin) ++wins;
       if (search.stats().stopped_by != StopReason::kNone) break;
     }
     accumulate(stats, search.stats());

@@ -113,7 +113,8 @@ class Game {
   Outcome outcome(const State& s) const;
   uint64_t key(const State& s) const;
   bool hopeless(const State& s) const;
-  void children(const State& s, std::vector<Child>& out) const;
+  static constexpr int kPolicies = 2;  // move orders, see order_score()
+  void children(const State& s, std::vector<Child>& out, int policy) const;
   bool independent(const State& s, const Footprint& a, const Footprint& b) const;
   bool same_move(const State& s, const Footprint& earlier, const Footprint& now) const;
 
@@ -133,11 +134,11 @@ class Game {
   void set_pawns(State& s, int i, int p) const;
   uint64_t full_mask(const State& s) const;
   bool two_adjacent_free(uint64_t occupied, int i) const;
-  void generate(const State& s, std::vector<Child>& out, bool keep_duplicates) const;
+  void generate(const State& s, std::vector<Child>& out, bool keep_duplicates, int policy) const;
   void order_and_merge(std::vector<Child>& out) const;
   template <class F>
   void for_each_flight(const State& s, F&& f) const;
-  int32_t order_score(State& s) const;  // also caches s.need
+  int32_t order_score(State& s, int policy) const;  // also caches s.need
   int clearing_cost(const State& s, int x, uint64_t standing, bool ring_stands, int depth) const;
   int ring_cover_cost(const State& s) const;
 
