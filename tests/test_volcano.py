@@ -196,6 +196,7 @@ def test_solve_matches_reference(case):
     # The benchmark switches must not change the answer.
     assert volcano.solve(p, use_table=False).verdict == expected["verdict"]
     assert volcano.solve(p, use_pruning=False).verdict == expected["verdict"]
+    assert volcano.solve(p, use_sleep_sets=False).verdict == expected["verdict"]
 
     if got.verdict == "win":
         line = [as_dict(f) for f in got.line]

@@ -183,16 +183,22 @@ def _paths(state):
         for d in range(6):
             if _add(tile, d, -1) in occupied:
                 continue
-            path = []
-            cell = tile
-            while cell in occupied:
-                path.append(cell)
-                cell = _add(cell, d)
+            path = _walk(occupied, tile, d)
             if state.volcano in path:
                 continue
             if not any(tiles[x][2] < tiles[x][1] for x in path):
                 continue
             yield tile, d, path
+
+
+def _walk(occupied, tile, d):
+    """The cells from `tile` in direction `d` up to the first empty cell."""
+    path = []
+    cell = tile
+    while cell in occupied:
+        path.append(cell)
+        cell = _add(cell, d)
+    return path
 
 
 def _legal(state):
@@ -231,11 +237,7 @@ def _check_flight(state, flight):
         raise ValueError(f"entry {tile} is not a forest tile")
     if _add(tile, d, -1) in occupied:
         raise ValueError(f"entry {tile} direction {d}: start cell is not empty")
-    path = []
-    cell = tile
-    while cell in occupied:
-        path.append(cell)
-        cell = _add(cell, d)
+    path = _walk(occupied, tile, d)
     if state.volcano in path:
         raise ValueError("flight path crosses the volcano")
     if not any(tiles[x][2] < tiles[x][1] for x in path):

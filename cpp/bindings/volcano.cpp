@@ -135,14 +135,15 @@ void init_volcano(py::module_& m) {
       "solve",
       [](const std::vector<TileTuple>& tiles, std::pair<int, int> volcano,
          const std::vector<int>& supply, bool standard, uint64_t max_nodes, double max_seconds,
-         uint64_t max_memory_mb, Control* control, bool use_table, bool use_pruning) {
+         uint64_t max_memory_mb, Control* control, bool use_table, bool use_pruning,
+         bool use_sleep_sets) {
         std::unique_ptr<Game> game;
         SolveResult r;
         {
           py::gil_scoped_release release;
           game = std::make_unique<Game>(make_spec(tiles, volcano, supply, standard));
           r = solve(*game, game->initial(), make_limits(max_nodes, max_seconds, max_memory_mb),
-                    control, ProofOptions{use_table, use_pruning});
+                    control, ProofOptions{use_table, use_pruning, use_sleep_sets});
         }
         py::dict d;
         d["verdict"] = verdict_name(r.verdict);
@@ -152,7 +153,8 @@ void init_volcano(py::module_& m) {
       },
       py::arg("tiles"), py::arg("volcano"), py::arg("supply"), py::arg("standard"), py::arg("max_nodes"),
       py::arg("max_seconds"), py::arg("max_memory_mb"), py::arg("control") = nullptr,
-      py::arg("use_table") = true, py::arg("use_pruning") = true);
+      py::arg("use_table") = true, py::arg("use_pruning") = true,
+      py::arg("use_sleep_sets") = true);
 
   m.def(
       "hint",

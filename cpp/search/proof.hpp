@@ -30,10 +30,10 @@ inline const char* verdict_name(Verdict v) {
 // states (moves that lead to the same state already merged), best first by
 // one of the game's kPolicies move orders;
 // hopeless() is an admissible dead-end test: true only when no win exists.
-// A child's footprint says enough about its move for the search to tell when
-// two moves commute at a state (independent(): either order reaches the same
-// state and neither disables the other) and when a later move is the same move again
-// (same_move(), at the state where the later one is generated).
+// A child's footprint says what its move does at that state, enough for the
+// search to tell when two moves commute there (independent(): either order
+// reaches the same state) and when a later move is the same move again
+// (same_move()); footprint() recomputes one at another state.
 template <class G>
 concept ProofGame = requires(const G& game, const typename G::State& state,
                              std::vector<typename G::Child>& out,
@@ -47,6 +47,7 @@ concept ProofGame = requires(const G& game, const typename G::State& state,
   { game.hopeless(state) } -> std::same_as<bool>;
   { game.independent(state, footprint, footprint) } -> std::same_as<bool>;
   { game.same_move(state, footprint, footprint) } -> std::same_as<bool>;
+  { game.footprint(state, out[0].move) } -> std::same_as<typename G::Footprint>;
   { G::kPolicies } -> std::convertible_to<int>;
   game.children(state, out, 0);
 };
@@ -164,6 +165,9 @@ class ProofSearch {
     if (options_.use_table && table_.find(key)) return Verdict::kLoss;
 
     const uint64_t nodes_before = budget_.nodes();
+    // A sleeping move's effect can change as other moves are played (more
+    // pawns, fewer tiles around it): take its footprint here afresh.
+    for (Footprint& z : level(depth).asleep) z = game_.footprint(s, z.move);
     game_.children(s, level(depth).children, policy_);
     level(depth + 1);  // deeper levels exist before references are taken
     Level& here = levels_[depth];

@@ -26,7 +26,8 @@ class volcano:  # a submodule
     @staticmethod
     def solve(tiles: Tiles, volcano: tuple[int, int], supply: list[int], standard: bool, max_nodes: int,
               max_seconds: float, max_memory_mb: int, control: Control | None = None,
-              use_table: bool = True, use_pruning: bool = True) -> dict[str, Any]: ...
+              use_table: bool = True, use_pruning: bool = True,
+              use_sleep_sets: bool = True) -> dict[str, Any]: ...
     @staticmethod
     def hint(tiles: Tiles, volcano: tuple[int, int], supply: list[int], standard: bool, max_nodes: int,
              max_seconds: float, max_memory_mb: int, control: Control | None = None) -> dict[str, Any]: ...

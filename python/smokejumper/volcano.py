@@ -189,12 +189,14 @@ def check(position: PositionLike) -> CheckResult:
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
-          use_table: bool = True, use_pruning: bool = True) -> SolveResult:
+          use_table: bool = True, use_pruning: bool = True, use_sleep_sets: bool = True) -> SolveResult:
     """Win with a certificate line, proved loss, or unknown at a limit.
 
-    ``use_table`` and ``use_pruning`` exist for benchmarks; leave them on."""
+    ``use_table``, ``use_pruning`` and ``use_sleep_sets`` exist for
+    benchmarks and tests; leave them on."""
     p = load_position(position)
-    raw = _native.solve(*p.native(), *(limit or Limit()).native(), control, use_table, use_pruning)
+    raw = _native.solve(*p.native(), *(limit or Limit()).native(), control, use_table, use_pruning,
+                        use_sleep_sets)
     return SolveResult.model_validate(raw)
 
 

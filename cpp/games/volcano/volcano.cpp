@@ -237,7 +237,7 @@ bool Game::legal(const State& s, Flight f, std::string* why) const {
   return true;
 }
 
-State Game::apply(const State& s, Flight f, FlightReport* report) const {
+State Game::apply(const State& s, Flight f, FlightReport* report, bool* isolated) const {
   State next = s;
   const uint64_t occupied = s.present | bit(volcano_);
   int left = next.supply[f.color];
@@ -253,11 +253,12 @@ State Game::apply(const State& s, Flight f, FlightReport* report) const {
   next.supply[f.color] = static_cast<uint16_t>(left);
   next.need = -1;
   if (report) report->dropped = dropped;
-  settle(next, report);
+  const bool cut_off = settle(next, report);
+  if (isolated) *isolated = cut_off;
   return next;
 }
 
-void Game::settle(State& s, FlightReport* report) const {
+bool Game::settle(State& s, FlightReport* report) const {
   // Extinguish until nothing changes: a removal only adds free edges, so the
   // order of removals does not matter, and only neighbours of a removed tile
   // can newly qualify.
@@ -276,7 +277,7 @@ void Game::settle(State& s, FlightReport* report) const {
     });
     candidates = next_candidates & full_mask(s);
   }
-  if (!removed_any) return;  // only removals can cut a tile off
+  if (!removed_any) return false;  // only removals can cut a tile off
 
   uint64_t reach = bit(volcano_), frontier = reach;
   while (frontier) {
@@ -291,6 +292,7 @@ void Game::settle(State& s, FlightReport* report) const {
     if (report) report->isolated.push_back(i);
     remove_tile(s, i);
   });
+  return isolated != 0;
 }
 
 bool Game::has_flight(const State& s) const {
@@ -484,15 +486,18 @@ void Game::generate(const State& s, std::vector<Child>& out, bool keep_duplicate
   }
   uint32_t seq = 0;
   for_each_flight(s, [&](int t, int d, const int* path, int length) {
-    uint64_t open = 0;
-    for (int k = 0; k < length; ++k)
+    uint64_t on_path = 0, open = 0;
+    for (int k = 0; k < length; ++k) {
+      on_path |= bit(path[k]);
       if (pawns(s, path[k]) < spaces_[path[k]]) open |= bit(path[k]);
+    }
     for (int k = 0; k < distinct; ++k) {
       Child c;
       c.move = Flight{static_cast<uint8_t>(colors[k]), static_cast<uint8_t>(t),
                       static_cast<uint8_t>(d)};
-      c.state = apply(s, c.move, nullptr);
-      c.footprint = {c.move, open, c.state.present != s.present || c.state.lost};
+      bool isolated = false;
+      c.state = apply(s, c.move, nullptr, &isolated);
+      c.footprint = {c.move, on_path, open, s.present & ~c.state.present, isolated};
       c.key = key(c.state);
       c.order = c.state.lost ? INT32_MIN : order_score(c.state, policy);
       if (c.state.present == 0 && !c.state.lost) c.order = INT32_MAX;
@@ -524,11 +529,27 @@ void Game::children(const State& s, std::vector<Child>& out, int policy) const {
   order_and_merge(out);
 }
 
-// Two flights commute when neither removes a tile (so paths and free edges
-// stay as they are), they drop on disjoint tiles, and neither shortens the
-// other's drop: different colours, or one colour with pawns for both.
+Footprint Game::footprint(const State& s, Flight f) const {
+  Footprint fp{f, 0, 0, 0, false};
+  const uint64_t occupied = s.present | bit(volcano_);
+  for (int i = f.tile; i >= 0 && (occupied & bit(i)); i = neighbor_[i][f.dir]) {
+    fp.path |= bit(i);
+    if (pawns(s, i) < spaces_[i]) fp.open |= bit(i);
+  }
+  fp.removed = s.present & ~apply(s, f, nullptr, &fp.isolates).present;
+  return fp;
+}
+
+// Two flights commute at a state when each drops the same pawns whichever
+// goes first: their drops are on different tiles, neither removes a tile on
+// the other's path, neither isolates anything (isolation is checked after
+// each flight), and neither shortens the other's drop (different colours, or
+// one colour with pawns for both). Extinguishing reaches the same fixpoint
+// from the same pawns in any order, so both orders end in the same state.
 bool Game::independent(const State& s, const Footprint& a, const Footprint& b) const {
-  if (a.removes || b.removes || (a.open & b.open)) return false;
+  if (a.isolates || b.isolates || (a.open & b.open) || (a.removed & b.path) ||
+      (b.removed & a.path))
+    return false;
   return a.move.color != b.move.color ||
          s.supply[a.move.color] >= std::popcount(a.open) + std::popcount(b.open);
 }

@@ -52,11 +52,13 @@ struct State {
   int16_t need = -1;  // pawns_needed(), cached by children(); -1 when not known
 };
 
-// What the search needs to know about a flight to tell when two commute.
+// What a flight does at one state, for the search to tell when two commute.
 struct Footprint {
   Flight move;
-  uint64_t open = 0;     // tiles on the path with space, before the flight
-  bool removes = false;  // it extinguished or isolated something
+  uint64_t path = 0;      // every tile on the path
+  uint64_t open = 0;      // the tiles on the path with space (it drops there)
+  uint64_t removed = 0;   // the tiles its removals took
+  bool isolates = false;  // it isolated something
 };
 
 struct Child {
@@ -100,7 +102,8 @@ class Game {
 
   // Rules. legal() explains a refusal in `why` when given.
   bool legal(const State& s, Flight f, std::string* why = nullptr) const;
-  State apply(const State& s, Flight f, FlightReport* report = nullptr) const;
+  State apply(const State& s, Flight f, FlightReport* report = nullptr,
+              bool* isolated = nullptr) const;
   bool has_flight(const State& s) const;
   Outcome outcome_with_moves(const State& s) const;  // loss also when stuck
   // Pawns still needed to clear the board, by an admissible count.
@@ -115,6 +118,7 @@ class Game {
   bool hopeless(const State& s) const;
   static constexpr int kPolicies = 2;  // move orders, see order_score()
   void children(const State& s, std::vector<Child>& out, int policy) const;
+  Footprint footprint(const State& s, Flight f) const;
   bool independent(const State& s, const Footprint& a, const Footprint& b) const;
   bool same_move(const State& s, const Footprint& earlier, const Footprint& now) const;
 
@@ -129,7 +133,7 @@ class Game {
   PositionSpec to_spec(const State& s) const;
 
  private:
-  void settle(State& s, FlightReport* report) const;
+  bool settle(State& s, FlightReport* report) const;  // true if it isolated tiles
   void remove_tile(State& s, int i) const;
   void set_pawns(State& s, int i, int p) const;
   uint64_t full_mask(const State& s) const;
