@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import AsyncIterator, Literal
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 import smokejumper
+from swagger_ui_bundle import swagger_ui_path
 
 from . import routes_volcano
 from .problems import PROBLEM_JSON, BodyLimitMiddleware, install_error_handlers, problem_responses
@@ -50,6 +52,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
         lifespan=lifespan,
         responses=problem_responses(404),
+        docs_url=None,  # served below from local files: the default loads them from a CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.runner = runner
@@ -66,7 +70,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def index() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html; charset=utf-8")
 
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(openapi_url=app.openapi_url or "/openapi.json",
+                                   title="smokejumper API",
+                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                                   swagger_css_url="/docs-assets/swagger-ui.css",
+                                   swagger_favicon_url="/static/favicon.svg")
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
     _errors_only_as_problem_json(app)
     return app
 

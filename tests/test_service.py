@@ -473,6 +473,15 @@ def test_static_files_are_served(client):
     assert css.status_code == 200 and "text/css" in css.headers["content-type"]
 
 
+def test_docs_page_needs_nothing_from_the_internet(client):
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "cdn" not in page.text.lower() and "https://" not in page.text
+    for asset in ("/docs-assets/swagger-ui-bundle.js", "/docs-assets/swagger-ui.css", "/static/favicon.svg"):
+        assert asset in page.text
+        assert client.get(asset).status_code == 200, asset
+
+
 def test_openapi_has_an_example_per_endpoint(client):
     spec = client.get("/openapi.json").json()
     schemas = spec["components"]["schemas"]

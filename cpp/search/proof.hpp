@@ -133,6 +133,27 @@ class ProofSearch {
     return v;
   }
 
+  // Hint mode: a verdict for each of `states` (the children of a position),
+  // with the winning line where one wins. Each gets an equal part of what is
+  // left of the budget, so one hard move cannot starve the others, and easy
+  // ones pass their unused part on. `cut` receives the last limit that cut a
+  // state short, if any did.
+  struct Valued {
+    Verdict verdict = Verdict::kUnknown;
+    std::vector<Move> line;
+  };
+  std::vector<Valued> value_each(const std::vector<State>& states, StopReason* cut) {
+    std::vector<Valued> out(states.size());
+    *cut = StopReason::kNone;
+    for (size_t i = 0; i < states.size(); ++i) {
+      StopReason why;
+      out[i].verdict = solve_with_restarts(states[i], &out[i].line,
+                                           1.0 / static_cast<double>(states.size() - i), &why);
+      if (why != StopReason::kNone) *cut = why;
+    }
+    return out;
+  }
+
   SearchStats stats() const {
     SearchStats s;
     s.nodes = budget_.nodes();

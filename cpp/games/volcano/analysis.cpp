@@ -50,20 +50,15 @@ SolveResult solve(const Game& game, const State& root, const Limits& limits, Con
 
 HintResult hint(const Game& game, const State& root, const Limits& limits, Control* control) {
   ProofSearch<Game> search(game, limits, control);
-  HintResult result;
   std::vector<Game::Merged> merged = game.merged_children(root);
-  StopReason cut = StopReason::kNone;
-  for (size_t i = 0; i < merged.size(); ++i) {
-    Game::Merged& m = merged[i];
-    HintMove move{m.child.move, std::move(m.equivalent), Verdict::kUnknown, m.child.state, {}};
-    StopReason why = StopReason::kNone;
-    // Each move gets an equal part of what is left, so one hard move cannot
-    // starve the others; easy moves leave their unused part to the rest.
-    move.verdict = search.solve_with_restarts(
-        m.child.state, &move.line, 1.0 / static_cast<double>(merged.size() - i), &why);
-    if (why != StopReason::kNone) cut = why;
-    result.moves.push_back(std::move(move));
-  }
+  std::vector<State> states;
+  for (const Game::Merged& m : merged) states.push_back(m.child.state);
+  StopReason cut;
+  auto valued = search.value_each(states, &cut);
+  HintResult result;
+  for (size_t i = 0; i < merged.size(); ++i)
+    result.moves.push_back({merged[i].child.move, std::move(merged[i].equivalent),
+                            valued[i].verdict, states[i], std::move(valued[i].line)});
   std::stable_sort(result.moves.begin(), result.moves.end(),
                    [](const HintMove& a, const HintMove& b) {
                      return verdict_rank(a.verdict) < verdict_rank(b.verdict);
