@@ -544,6 +544,19 @@ def test_solve_is_deterministic():
     assert volcano.hint(small_layout(5)).moves == volcano.hint(small_layout(5)).moves
 
 
+def test_same_answer_when_searches_run_in_parallel():
+    # The C++ releases the GIL, so these really run at once on two cores;
+    # each search owns its table, so the answers must match the serial ones.
+    from concurrent.futures import ThreadPoolExecutor
+
+    positions = [volcano.generate(s).position for s in (2, 9, 10, 17)]
+    serial = [volcano.solve(p) for p in positions]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(volcano.solve, positions))
+    for a, b in zip(serial, parallel):
+        assert (a.verdict, a.line, a.stats.nodes) == (b.verdict, b.line, b.stats.nodes)
+
+
 def test_generate_solvable_and_rated():
     g = volcano.generate(3, solvable=True, rate=True, limit=Limit(seconds=30))
     assert g.verdict == "win" and g.stats is not None
