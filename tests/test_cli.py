@@ -326,3 +326,14 @@ def test_missing_line_file_exits_2(files):
 def test_bad_arguments_exit_2(files, args):
     args = [str(files["small"]) if a == "SMALL" else a for a in args]
     assert_bad_input(run(*args))
+
+
+def test_analyse_json_summary():
+    out = run_json("analyse", "volcano", "--layouts", 4, "--seed", 3, "--max-nodes", 100000, "--workers", 2)
+    assert out["layouts"] == 4 and out["wins"] + out["losses"] + out["unknown"] == 4
+    assert [r["seed"] for r in out["results"]] == [3, 4, 5, 6]
+
+
+def test_analyse_text_shows_a_table_and_progress():
+    r = run("analyse", "volcano", "--layouts", 2, "--seed", 3, "--max-nodes", 100000)
+    assert r.returncode == 0 and "| layouts | wins |" in r.stdout and "2/2" in r.stderr

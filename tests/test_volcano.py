@@ -873,3 +873,26 @@ def test_moves_use_the_inputs_colour_indices_and_cells():
     assert {f.color for f in r.line} == {2}
     assert {f.tile for f in r.line} <= {(11, 7), (12, 7), (11, 8)}
     assert ref.replay(p, [as_dict(f) for f in r.line]) == "win"
+
+
+def test_wilson_interval_matches_known_values():
+    from smokejumper.stats import wilson_interval
+
+    lo, hi = wilson_interval(8, 10)  # textbook value: [0.490, 0.943]
+    assert round(lo, 3) == 0.490 and round(hi, 3) == 0.943
+    assert wilson_interval(0, 5)[0] == 0.0 and wilson_interval(5, 5)[1] == 1.0
+
+
+def test_analyse_counts_and_is_independent_of_threads():
+    limit = Limit(nodes=200_000)
+    one = volcano.analyse(6, seed=2, limit=limit, workers=1)
+    two = volcano.analyse(6, seed=2, limit=limit, workers=2)
+    assert [r.model_dump(exclude={"seconds"}) for r in one.results] == \
+        [r.model_dump(exclude={"seconds"}) for r in two.results]
+    assert [r.seed for r in one.results] == list(range(2, 8))
+    assert one.wins + one.losses + one.unknown == 6
+    for r in one.results:  # each verdict is the one solve gives on its own
+        alone = volcano.solve(volcano.generate(r.seed).position, limit)
+        assert (alone.verdict, alone.stats.nodes) == (r.verdict, r.nodes)
+    lo, hi = one.interval95
+    assert lo <= one.win_share <= hi

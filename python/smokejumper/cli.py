@@ -127,6 +127,31 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0 if result.status == "win" and not result.error else 1
 
 
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    def progress(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+        if done == total:
+            print(file=sys.stderr)
+
+    try:
+        result = volcano.analyse(args.layouts, seed=args.seed, limit=_limit(args), workers=args.workers,
+                                 progress=None if args.json else progress)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    lo, hi = result.interval95
+    text = "\n".join([
+        f"standard layouts, seeds {args.seed}..{args.seed + args.layouts - 1}",
+        "| layouts | wins | losses | unknown | winnable share | 95% interval | median nodes | median seconds |",
+        "| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
+        f"| {result.layouts} | {result.wins} | {result.losses} | {result.unknown} | {result.win_share:.3f} | "
+        f"[{lo:.3f}, {hi:.3f}] | {result.median_nodes:,.0f} | {result.median_seconds:.3f} |",
+    ])
+    _emit(result, args.json, text)
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -160,6 +185,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, required=True)
     c.add_argument("--solvable", action="store_true", help="only a layout proved winnable")
     c.add_argument("--rate", action="store_true", help="also measure its difficulty")
+    limits(c)
+    c = game_command("analyse", "the share of random standard layouts that can be won", _cmd_analyse)
+    c.add_argument("--layouts", type=int, required=True, metavar="N")
+    c.add_argument("--seed", type=int, default=1, help="first layout seed (default 1)")
+    c.add_argument("--workers", type=int, default=None, help="threads (default: every core)")
     limits(c)
     c = game_command("replay", "play a line; exit 0 only if it wins", _cmd_replay)
     c.add_argument("file", help="position JSON, or - for standard input")

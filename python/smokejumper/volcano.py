@@ -10,7 +10,10 @@ docs/rules/volcano.md.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Sequence
+import os
+import statistics
+from concurrent.futures import ThreadPoolExecutor
+from typing import Annotated, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,6 +21,7 @@ from smokejumper import _core
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model
 from smokejumper.limits import Limit
+from smokejumper.stats import wilson_interval
 
 _native = _core.volcano
 MAX_COORDINATE: int = _native.MAX_COORDINATE
@@ -231,3 +235,62 @@ def replay(position: PositionLike, line: Sequence[Flight | dict]) -> ReplayResul
         except InvalidPositionError as e:
             raise InvalidPositionError(f"line[{i}]: {e}") from None
     return ReplayResult.model_validate(_native.replay(*p.native(), [f.native() for f in flights]))
+
+
+class LayoutVerdict(BaseModel):
+    seed: int
+    verdict: Verdict
+    nodes: int
+    seconds: float
+
+
+class Analysis(BaseModel):
+    """How many random standard layouts can be won."""
+
+    layouts: int
+    wins: int
+    losses: int
+    unknown: int
+    win_share: float = Field(description="wins / layouts")
+    interval95: tuple[float, float] = Field(
+        description="95% Wilson interval for the winnable share; unknown layouts count as "
+                    "losses for the lower end and as wins for the upper end")
+    median_nodes: float
+    median_seconds: float
+    results: list[LayoutVerdict]
+
+
+def analyse(layouts: int, *, seed: int = 1, limit: Limit | None = None, workers: int | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
+    """Solve the standard layouts of seeds ``seed .. seed+layouts-1``, each
+    under ``limit``, on ``workers`` threads (default: every core; the C++
+    releases the GIL). Results are in seed order whatever the thread count."""
+    if not 1 <= layouts <= 1_000_000:
+        raise ValueError(f"layouts must be 1..1000000, got {layouts}")
+    if seed < 0 or seed + layouts > 2**64:
+        raise ValueError(f"seeds {seed}..{seed + layouts - 1} are outside 0..2**64-1")
+    workers = workers or os.cpu_count() or 1
+    if not 1 <= workers <= 256:
+        raise ValueError(f"workers must be 1..256, got {workers}")
+
+    def one(layout_seed: int) -> LayoutVerdict:
+        r = solve(generate(layout_seed).position, limit)
+        return LayoutVerdict(seed=layout_seed, verdict=r.verdict, nodes=r.stats.nodes,
+                             seconds=r.stats.seconds)
+
+    results: list[LayoutVerdict] = []
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for result in pool.map(one, range(seed, seed + layouts)):
+            results.append(result)
+            if progress:
+                progress(len(results), layouts)
+    wins = sum(r.verdict == "win" for r in results)
+    losses = sum(r.verdict == "loss" for r in results)
+    unknown = layouts - wins - losses
+    return Analysis(
+        layouts=layouts, wins=wins, losses=losses, unknown=unknown, win_share=wins / layouts,
+        interval95=(wilson_interval(wins, layouts)[0], wilson_interval(wins + unknown, layouts)[1]),
+        median_nodes=statistics.median(r.nodes for r in results),
+        median_seconds=statistics.median(r.seconds for r in results),
+        results=results,
+    )
