@@ -66,7 +66,7 @@ struct SearchStats {
 };
 
 // Options that exist for measuring, not for users: benchmarks switch the
-// table and the pruning off to show what each is worth.
+// table, the pruning and the sleep sets off to show what each is worth.
 struct ProofOptions {
   bool use_table = true;
   bool use_pruning = true;
@@ -89,43 +89,22 @@ class ProofSearch {
         options_(options),
         table_(options.use_table ? limits.max_memory_mb * (1ull << 20) * 3 / 4 : 0) {}
 
-  // Verdict for `root`; on a win, `line` receives the moves that win.
-  Verdict solve(const State& root, std::vector<Move>* line) {
-    std::vector<Move> reversed;
-    level(0).asleep.clear();
-    const Verdict v = search(root, 0, &reversed);
-    if (line) line->assign(reversed.rbegin(), reversed.rend());
-    return v;
-  }
-
-  // The same, within `share` of the budget that is left; `cut` receives the
-  // limit that ended it early, if one did.
-  // The same, within `share` of the budget that is left and at most `quota`
-  // nodes, ordering moves by `policy`; `cut` receives the limit that ended
-  // it early, if one did.
-  Verdict solve_within(const State& root, std::vector<Move>* line, double share, StopReason* cut,
-                       int policy, uint64_t quota = UINT64_MAX) {
-    policy_ = policy;
-    const auto outer = budget_.begin_slice(share, quota);
-    const Verdict v = solve(root, line);
-    *cut = budget_.end_slice(outer);
-    return v;
-  }
-
+  // Verdict for `root`; on a win, `line` receives the moves that win. The
+  // search uses `share` of the budget that is left; `cut` receives the limit
+  // that ended it early, if one did.
+  //
   // Restarts: a good move order finds a win quickly and a bad one may not
   // find it at all, and no one order is best on every position. So the
   // search alternates the game's orders with doubling node quotas. Proved
   // losses stay in the table, so a restart repeats little of a loss proof.
-  // Within `share` of what is left, like solve_within().
-  Verdict solve_with_restarts(const State& root, std::vector<Move>* line, double share = 1.0,
-                              StopReason* cut = nullptr) {
+  Verdict solve(const State& root, std::vector<Move>* line, double share = 1.0,
+                StopReason* cut = nullptr) {
     constexpr uint64_t kFirstQuota = 20000;
     const auto outer = budget_.begin_slice(share, UINT64_MAX);
     Verdict v = Verdict::kUnknown;
     for (int round = 0; !budget_.stopped(); ++round) {
-      StopReason round_cut;
       const uint64_t quota = kFirstQuota << std::min(round / G::kPolicies, 40);
-      v = solve_within(root, line, 1.0, &round_cut, round % G::kPolicies, quota);
+      v = solve_round(root, line, round % G::kPolicies, quota);
       if (v != Verdict::kUnknown) break;
     }
     const StopReason why = budget_.end_slice(outer);
@@ -147,8 +126,8 @@ class ProofSearch {
     *cut = StopReason::kNone;
     for (size_t i = 0; i < states.size(); ++i) {
       StopReason why;
-      out[i].verdict = solve_with_restarts(states[i], &out[i].line,
-                                           1.0 / static_cast<double>(states.size() - i), &why);
+      out[i].verdict = solve(states[i], &out[i].line,
+                             1.0 / static_cast<double>(states.size() - i), &why);
       if (why != StopReason::kNone) *cut = why;
     }
     return out;
@@ -170,6 +149,18 @@ class ProofSearch {
   }
 
  private:
+  // One restart: at most `quota` nodes, moves ordered by `policy`.
+  Verdict solve_round(const State& root, std::vector<Move>* line, int policy, uint64_t quota) {
+    policy_ = policy;
+    const auto outer = budget_.begin_slice(1.0, quota);
+    std::vector<Move> reversed;
+    level(0).asleep.clear();
+    const Verdict v = search(root, 0, &reversed);
+    if (line) line->assign(reversed.rbegin(), reversed.rend());
+    budget_.end_slice(outer);
+    return v;
+  }
+
   Verdict search(const State& s, int depth, std::vector<Move>* reversed) {
     if (!budget_.spend()) return Verdict::kUnknown;
     max_depth_ = std::max(max_depth_, depth);

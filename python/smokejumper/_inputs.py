@@ -25,22 +25,27 @@ def describe_validation_error(err: ValidationError) -> str:
     return f"{where}: {first['msg']}{tail}"
 
 
+def parse_json(text: str | bytes) -> object:
+    """JSON text to Python data; InvalidPositionError with one line otherwise."""
+    if len(text) > MAX_INPUT_BYTES:
+        raise InvalidPositionError(f"input is {len(text)} bytes; at most {MAX_INPUT_BYTES} are accepted")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidPositionError(f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise InvalidPositionError("invalid JSON: nested too deeply") from None
+    except UnicodeDecodeError:
+        raise InvalidPositionError("input is not UTF-8 text") from None
+
+
 def load_model(model: type[M], obj: M | dict | str | bytes) -> M:
     """Validate ``obj`` as ``model``; raise InvalidPositionError with a clear
     one-line message otherwise."""
     if isinstance(obj, model):
         return obj
     if isinstance(obj, (str, bytes)):
-        if len(obj) > MAX_INPUT_BYTES:
-            raise InvalidPositionError(f"input is {len(obj)} bytes; at most {MAX_INPUT_BYTES} are accepted")
-        try:
-            obj = json.loads(obj)
-        except json.JSONDecodeError as e:
-            raise InvalidPositionError(f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-        except RecursionError:
-            raise InvalidPositionError("invalid JSON: nested too deeply") from None
-        except UnicodeDecodeError:
-            raise InvalidPositionError("input is not UTF-8 text") from None
+        obj = parse_json(obj)
     try:
         return model.model_validate(obj)
     except ValidationError as e:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from smokejumper import InvalidPositionError, Limit, volcano
-from smokejumper._inputs import MAX_INPUT_BYTES
+from smokejumper._inputs import MAX_INPUT_BYTES, parse_json
 
 # The CLI never runs unbounded unless asked: a user waiting at a terminal
 # wants an answer or a clear "unknown".
@@ -52,13 +52,10 @@ def _read(path: str) -> str:
 def _read_line(path: str) -> list[Any]:
     """A line file holds a list of flights, or an object with a "line" (so
     that `solve --json` output can be replayed as it is)."""
-    text = _read(path)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UsageError(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-    except RecursionError:
-        raise UsageError(f"{path}: JSON nested too deeply") from None
+        data = parse_json(_read(path))
+    except InvalidPositionError as e:
+        raise UsageError(f"{path}: {e}") from None
     if isinstance(data, dict) and "line" in data:
         data = data["line"]
     if not isinstance(data, list):

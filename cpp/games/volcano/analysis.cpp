@@ -43,7 +43,7 @@ SolveResult solve(const Game& game, const State& root, const Limits& limits, Con
                   ProofOptions options) {
   ProofSearch<Game> search(game, limits, control, options);
   SolveResult result;
-  result.verdict = search.solve_with_restarts(root, &result.line);
+  result.verdict = search.solve(root, &result.line);
   result.stats = search.stats();
   return result;
 }
@@ -58,7 +58,7 @@ HintResult hint(const Game& game, const State& root, const Limits& limits, Contr
   HintResult result;
   for (size_t i = 0; i < merged.size(); ++i)
     result.moves.push_back({merged[i].child.move, std::move(merged[i].equivalent),
-                            valued[i].verdict, states[i], std::move(valued[i].line)});
+                            valued[i].verdict, std::move(valued[i].line)});
   std::stable_sort(result.moves.begin(), result.moves.end(),
                    [](const HintMove& a, const HintMove& b) {
                      return verdict_rank(a.verdict) < verdict_rank(b.verdict);
@@ -78,14 +78,16 @@ Difficulty rate_line(const Game& game, const State& root, const std::vector<Flig
   for (const Flight& f : line) {
     std::vector<Child> kids;
     game.children(s, kids, 0);
+    std::vector<State> states;
+    for (const Child& c : kids) states.push_back(c.state);
     ProofSearch<Game> search(game, remaining(limits, stats), control);
-    int wins = 0;
-    for (const Child& c : kids) {
-      if (search.solve_with_restarts(c.state, nullptr) == Verdict::kWin) ++wins;
-      if (search.stats().stopped_by != StopReason::kNone) break;
-    }
+    StopReason cut;
+    const auto valued = search.value_each(states, &cut);
     accumulate(stats, search.stats());
+    if (cut != StopReason::kNone) stats.stopped_by = cut;
     if (stats.stopped_by != StopReason::kNone) return d;
+    const auto wins = std::count_if(valued.begin(), valued.end(),
+                                    [](const auto& v) { return v.verdict == Verdict::kWin; });
     share_sum += static_cast<double>(wins) / static_cast<double>(kids.size());
     d.forced_steps += wins == 1;
     ++d.steps;

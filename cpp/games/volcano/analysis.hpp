@@ -22,7 +22,6 @@ struct HintMove {
   Flight flight;
   std::vector<Flight> equivalent;  // other flights that give the same state
   Verdict verdict = Verdict::kUnknown;
-  State after;
   std::vector<Flight> line;  // a win after this flight, when it wins
 };
 struct HintResult {
