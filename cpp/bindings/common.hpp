@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "core/limits.hpp"
+#include "search/expectimax.hpp"
 #include "search/proof.hpp"
 
 namespace sj::bindings {
@@ -40,6 +41,24 @@ inline py::dict stats_dict(const SearchStats& s) {
   return d;
 }
 
+inline py::dict stats_dict(const ExpectimaxStats& s) {
+  py::dict d;
+  d["nodes"] = s.nodes;
+  d["seconds"] = s.seconds;
+  d["nodes_per_second"] = s.seconds > 0 ? static_cast<double>(s.nodes) / s.seconds : 0.0;
+  d["stopped_by"] = stop_reason(s.stopped_by);
+  d["states_stored"] = s.table_used;
+  d["cutoffs"] = s.cutoffs;
+  d["bound_prunes"] = s.bound_prunes;
+  d["max_depth"] = s.max_depth;
+  d["table_hits"] = s.table_hits;
+  d["table_stores"] = s.table_stores;
+  d["table_capacity"] = s.table_capacity;
+  d["table_bytes"] = s.table_bytes;
+  return d;
+}
+
 void init_volcano(py::module_& m);
+void init_fire(py::module_& m);
 
 }  // namespace sj::bindings

@@ -26,4 +26,6 @@ PYBIND11_MODULE(_core, m) {
 
   auto volcano = m.def_submodule("volcano", "Volcano! solitaire");
   sj::bindings::init_volcano(volcano);
+  auto fire = m.def_submodule("fire", "Fire! battery sequencing");
+  sj::bindings::init_fire(fire);
 }

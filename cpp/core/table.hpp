@@ -2,6 +2,10 @@
 // buckets of one cache line, never grows. When a bucket is full the entry
 // with the least search work behind it is replaced, which keeps the
 // expensive proofs (the ones worth remembering) and drops cheap ones.
+//
+// Keys are either 64-bit hashes (a rare collision is accepted, as in chess
+// engines) or exact wide keys such as Key128, for searches whose answers
+// must not depend on luck. An all-zero key marks an empty slot.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
@@ -9,13 +13,26 @@
 #include <new>
 #include <type_traits>
 
+#include "core/bits.hpp"
+
 namespace sj {
 
-template <class Value>
+// A 128-bit exact key; games keep it non-zero by setting a marker bit.
+struct Key128 {
+  uint64_t lo = 0, hi = 0;
+  bool operator==(const Key128&) const = default;
+};
+
+inline uint64_t table_hash(uint64_t key) { return key; }
+inline uint64_t table_hash(const Key128& key) { return mix64(key.lo ^ mix64(key.hi)); }
+inline uint64_t storable(uint64_t key) { return key ? key : 1; }
+inline const Key128& storable(const Key128& key) { return key; }
+
+template <class Value, class Key = uint64_t>
 class BoundedTable {
  public:
   struct Entry {
-    uint64_t key = 0;  // 0 marks an empty slot
+    Key key{};  // all zero marks an empty slot
     uint32_t work = 0;
     Value value{};
   };
@@ -33,11 +50,9 @@ class BoundedTable {
     if (!entries_) throw std::bad_alloc();
   }
 
-  static uint64_t storable(uint64_t key) { return key ? key : 1; }
-
-  const Value* find(uint64_t key) {
+  const Value* find(Key key) {
     key = storable(key);
-    Entry* bucket = &entries_[(key & mask_) * kWays];
+    Entry* bucket = &entries_[(table_hash(key) & mask_) * kWays];
     for (size_t i = 0; i < kWays; ++i)
       if (bucket[i].key == key) {
         ++hits_;
@@ -46,15 +61,15 @@ class BoundedTable {
     return nullptr;
   }
 
-  void store(uint64_t key, const Value& value, uint64_t work) {
+  void store(Key key, const Value& value, uint64_t work) {
     key = storable(key);
     const uint32_t w = work > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(work);
-    Entry* bucket = &entries_[(key & mask_) * kWays];
+    Entry* bucket = &entries_[(table_hash(key) & mask_) * kWays];
     Entry* victim = &bucket[0];
     for (size_t i = 0; i < kWays; ++i) {
       Entry& e = bucket[i];
-      if (e.key == key || e.key == 0) {
-        if (e.key == 0) ++used_;
+      if (e.key == key || e.key == Key{}) {
+        if (e.key == Key{}) ++used_;
         victim = &e;
         break;
       }
@@ -71,7 +86,7 @@ class BoundedTable {
   uint64_t stores() const { return stores_; }
 
  private:
-  static_assert(std::is_trivially_copyable_v<Value>);
+  static_assert(std::is_trivially_copyable_v<Value> && std::is_trivially_copyable_v<Key>);
   struct Free {
     void operator()(Entry* p) const { std::free(p); }
   };

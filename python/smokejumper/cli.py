@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from smokejumper import InvalidPositionError, Limit, volcano
+from smokejumper import InvalidPositionError, Limit, fire, volcano
 from smokejumper._inputs import MAX_INPUT_BYTES, parse_json
+from smokejumper.stats import wilson_interval
 
 # The CLI never runs unbounded unless asked: a user waiting at a terminal
 # wants an answer or a clear "unknown".
 DEFAULT_SECONDS = 60.0
-GAMES = ("volcano",)
+GAMES = ("volcano", "fire")
 
 
 class UsageError(Exception):
@@ -78,7 +79,52 @@ def _emit(result: Any, as_json: bool, text: str) -> None:
     print(json.dumps(result.model_dump(mode="json"), separators=(",", ":")) if as_json else text)
 
 
+def _value_text(v: fire.Value) -> str:
+    lo, hi = v.interval
+    return f"{v.win_probability:.9f}" if v.exact else f"in [{lo:.9f}, {hi:.9f}] (not exact)"
+
+
+def _move_text(m: fire.Move) -> str:
+    if m.give:
+        return "give it to the partner"
+    text = f"weapon {m.weapon}"
+    if m.target is not None:
+        text += f", fire at alien {m.target}"
+        if m.destroy is not None:
+            text += f", destroy energy {m.destroy.energy}/{m.destroy.crosshairs} crosshairs"
+    return text
+
+
+def _cmd_solve_fire(args: argparse.Namespace) -> int:
+    result = fire.solve(_read(args.file), _limit(args))
+    s = result.stats
+    text = (f"win probability: {_value_text(result)}\n"
+            f"nodes: {s.nodes}  states: {s.states_stored}  seconds: {s.seconds:.3f}  stopped by: {s.stopped_by or '-'}")
+    _emit(result, args.json, text)
+    return 0
+
+
+def _cmd_hint_fire(args: argparse.Namespace) -> int:
+    result = fire.hint(_read(args.file), _limit(args))
+
+    def choices(cs: list[fire.Choice], indent: str) -> list[str]:
+        return [f"{indent}{_value_text(c)}  {_move_text(c.move)}"
+                + (f"  (+{len(c.equivalent)} equivalent)" if c.equivalent else "") for c in cs]
+
+    lines = [f"{result.status}: win probability {_value_text(result)}"]
+    lines += choices(result.choices, "  ")
+    for r in result.reveals:
+        lines.append(f"  if energy {r.battery.energy}/{r.battery.crosshairs} crosshairs comes up "
+                     f"(probability {r.probability:.4f}): {_value_text(r)}")
+        lines += choices(r.choices, "    ")
+    lines.append(f"nodes: {result.stats.nodes}  seconds: {result.stats.seconds:.3f}")
+    _emit(result, args.json, "\n".join(lines))
+    return 0
+
+
 def _cmd_solve(args: argparse.Namespace) -> int:
+    if args.game == "fire":
+        return _cmd_solve_fire(args)
     result = volcano.solve(_read(args.file), _limit(args))
     s = result.stats
     lines = [f"verdict: {result.verdict}"]
@@ -90,6 +136,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
+    if args.game == "fire":
+        return _cmd_hint_fire(args)
     result = volcano.hint(_read(args.file), _limit(args))
     lines = [f"{m.value:7} {_flight_text(m.flight)}" + (f"  (+{len(m.equivalent)} equivalent)" if m.equivalent else "")
              for m in result.moves]
@@ -110,7 +158,24 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_replay_fire(args: argparse.Namespace) -> int:
+    result = fire.replay(_read(args.file), _read_line(args.line))
+    if args.json:
+        _emit(result, True, "")
+    else:
+        for i, step in enumerate(result.steps, 1):
+            what = (f"reveal energy {step.step.reveal.energy}/{step.step.reveal.crosshairs}"
+                    if isinstance(step.step, fire.Reveal) else _move_text(step.step))
+            print(f"{i:2}. {what} -> {step.status}")
+        if result.error:
+            print(f"illegal: {result.error}")
+        print(f"result: {result.status}")
+    return 0 if result.status == "win" and not result.error else 1
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
+    if args.game == "fire":
+        return _cmd_replay_fire(args)
     result = volcano.replay(_read(args.file), _read_line(args.line))
     if args.json:
         _emit(result, True, "")
@@ -124,7 +189,39 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0 if result.status == "win" and not result.error else 1
 
 
+def _cmd_analyse_fire(args: argparse.Namespace) -> int:
+    level = fire.levels.team_level1() if args.mode == "team" else fire.levels.default_level1()
+    if args.aliens is not None and not 1 <= args.aliens <= len(level.aliens):
+        raise UsageError(f"--aliens must be 1..{len(level.aliens)}")
+    position = level.position(aliens=args.aliens)
+    limit = _limit(args)
+    try:
+        fixed = fire.strategy(position, games=args.games, seed=args.seed, limit=limit)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    optimal = fire.solve(position, limit)
+    lo, hi = wilson_interval(fixed.wins, fixed.games) if fixed.games else (0.0, 1.0)
+    result = fire.Analysis(level=level, aliens=len(position.aliens), optimal=optimal, strategy=fixed,
+                           strategy_simulated=fixed.wins / fixed.games if fixed.games else 0.0,
+                           strategy_interval95=(lo, hi))
+    text = "\n".join([
+        f"{level.name}, {len(position.aliens)} aliens (assumed: {'; '.join(level.assumptions)})",
+        "| play | win probability | how |",
+        "| --- | --- | --- |",
+        f"| optimal | {_value_text(optimal)} | expectimax, {optimal.stats.nodes:,} nodes, {optimal.stats.seconds:.1f} s |",
+        f"| fixed strategy | {_value_text(fixed)} | exact policy value |",
+        f"| fixed strategy | {result.strategy_simulated:.4f} [{lo:.4f}, {hi:.4f}] | {fixed.games:,} simulated games, seed {args.seed} |",
+    ])
+    _emit(result, args.json, text)
+    return 0
+
+
 def _cmd_analyse(args: argparse.Namespace) -> int:
+    if args.game == "fire":
+        return _cmd_analyse_fire(args)
+    if args.layouts is None:
+        raise UsageError("analyse volcano needs --layouts N")
+
     def progress(done: int, total: int) -> None:
         width = 30
         filled = width * done // total
@@ -160,9 +257,9 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="smokejumper", description="Solve and analyse fire-themed tabletop games.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    def game_command(name: str, help_text: str, handler) -> argparse.ArgumentParser:
+    def game_command(name: str, help_text: str, handler, games: tuple[str, ...] = GAMES) -> argparse.ArgumentParser:
         c = sub.add_parser(name, help=help_text)
-        c.add_argument("game", choices=GAMES)
+        c.add_argument("game", choices=games)
         c.set_defaults(handler=handler)
         return c
 
@@ -172,25 +269,30 @@ def _parser() -> argparse.ArgumentParser:
         c.add_argument("--max-memory-mb", type=int, default=None, metavar="M")
         c.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    c = game_command("solve", "win/loss/unknown with a winning line", _cmd_solve)
+    c = game_command("solve", "volcano: win/loss/unknown with a winning line; fire: the win probability",
+                     _cmd_solve)
     c.add_argument("file", help="position JSON, or - for standard input")
     limits(c)
     c = game_command("hint", "every distinct move with its value", _cmd_hint)
     c.add_argument("file", help="position JSON, or - for standard input")
     limits(c)
-    c = game_command("generate", "a random standard layout", _cmd_generate)
+    c = game_command("generate", "a random standard layout", _cmd_generate, ("volcano",))
     c.add_argument("--seed", type=int, required=True)
     c.add_argument("--solvable", action="store_true", help="only a layout proved winnable")
     c.add_argument("--rate", action="store_true", help="also measure its difficulty")
     limits(c)
-    c = game_command("analyse", "the share of random standard layouts that can be won", _cmd_analyse)
-    c.add_argument("--layouts", type=int, required=True, metavar="N")
-    c.add_argument("--seed", type=int, default=1, help="first layout seed (default 1)")
-    c.add_argument("--workers", type=int, default=None, help="threads (default: every core)")
+    c = game_command("analyse", "volcano: the share of random standard layouts that can be won; "
+                     "fire: a level's optimal win probability against the fixed strategy", _cmd_analyse)
+    c.add_argument("--layouts", type=int, default=None, metavar="N", help="volcano: how many layouts")
+    c.add_argument("--seed", type=int, default=1, help="first layout seed, or the simulation seed (default 1)")
+    c.add_argument("--workers", type=int, default=None, help="volcano: threads (default: every core)")
+    c.add_argument("--mode", choices=("solo", "team"), default="solo", help="fire: the Level 1 to analyse")
+    c.add_argument("--aliens", type=int, default=None, help="fire: keep only the first N aliens")
+    c.add_argument("--games", type=int, default=100000, help="fire: simulated games of the fixed strategy")
     limits(c)
     c = game_command("replay", "play a line; exit 0 only if it wins", _cmd_replay)
     c.add_argument("file", help="position JSON, or - for standard input")
-    c.add_argument("line", help="JSON list of moves, or an object with a \"line\"")
+    c.add_argument("line", help="JSON list of moves (fire: and reveals), or an object with a \"line\"")
     c.add_argument("--json", action="store_true")
     s = sub.add_parser("serve", help="run the web service")
     s.add_argument("--host", default="127.0.0.1")

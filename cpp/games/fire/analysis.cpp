@@ -1,0 +1,198 @@
+#include "games/fire/analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "core/rng.hpp"
+
+namespace sj::fire {
+namespace {
+
+// The same game with every decision forced to the fixed strategy's move, so
+// that the one expectimax also values a policy.
+struct StrategyGame {
+  using Key = Game::Key;
+  using State = fire::State;
+  using Child = fire::Child;
+  const Game& game;
+
+  NodeKind kind(const State& s) const { return game.kind(s); }
+  Key key(const State& s) const { return game.key(s); }
+  double upper_bound(const State& s) const { return game.upper_bound(s); }
+  void chance_children(const State& s, std::vector<Child>& out) const { game.chance_children(s, out); }
+  void decision_children(const State& s, std::vector<Child>& out) const {
+    Child c;
+    c.move = strategy_move(game, s);
+    c.state = game.apply(s, c.move);
+    out.push_back(c);
+  }
+};
+
+// Groups the moves at a decision by the state they reach, in move order.
+std::vector<Choice> distinct_choices(const Game& game, const State& s, std::vector<State>& states) {
+  std::vector<Choice> choices;
+  std::vector<Game::Key> keys;
+  for (const Move& m : game.legal_moves(s)) {
+    const State next = game.apply(s, m);
+    const Game::Key k = game.key(next);
+    const auto it = std::find(keys.begin(), keys.end(), k);
+    if (it != keys.end()) {
+      choices[static_cast<size_t>(it - keys.begin())].equivalent.push_back(m);
+      continue;
+    }
+    keys.push_back(k);
+    states.push_back(next);
+    choices.push_back(Choice{m, {}, {}});
+  }
+  return choices;
+}
+
+Bounds best_of(std::vector<Choice>& choices) {
+  std::stable_sort(choices.begin(), choices.end(), [](const Choice& a, const Choice& b) {
+    return std::tie(a.value.lo, a.value.hi) > std::tie(b.value.lo, b.value.hi);
+  });
+  Bounds best{0, 0};
+  for (const Choice& c : choices) {
+    best.lo = std::max(best.lo, c.value.lo);
+    best.hi = std::max(best.hi, c.value.hi);
+  }
+  return best;
+}
+
+}  // namespace
+
+SolveResult solve(const Game& game, const Limits& limits, Control* control, ExpectimaxOptions options) {
+  Budget budget(limits, control);
+  double known_lower = -1.0;
+  if (options.use_pruning) {
+    // The fixed strategy's exact value, on a slice of the budget, is a
+    // proved lower bound to search above.
+    const auto outer = budget.begin_slice(0.25, UINT64_MAX);
+    StrategyGame forced{game};
+    Expectimax<StrategyGame> policy(forced, budget);
+    const Bounds b = policy.solve(game.initial());
+    budget.end_slice(outer);
+    if (b.exact()) known_lower = b.lo;
+  }
+  Expectimax<Game> search(game, budget, options);
+  SolveResult r;
+  r.value = search.solve(game.initial(), known_lower);
+  r.stats = search.stats();
+  return r;
+}
+
+HintResult hint(const Game& game, const Limits& limits, Control* control) {
+  Budget budget(limits, control);
+  Expectimax<Game> search(game, budget);
+  HintResult r;
+  const State& root = game.initial();
+  std::vector<State> states;
+  switch (game.kind(root)) {
+    case NodeKind::kWin: r.value = {1, 1}; break;
+    case NodeKind::kLoss: r.value = {0, 0}; break;
+    case NodeKind::kDecision: {
+      r.choices = distinct_choices(game, root, states);
+      const std::vector<Bounds> values = search.value_each(states);
+      for (size_t i = 0; i < values.size(); ++i) r.choices[i].value = values[i];
+      r.value = best_of(r.choices);
+      break;
+    }
+    case NodeKind::kChance: {
+      std::vector<Child> outcomes;
+      game.chance_children(root, outcomes);
+      for (const Child& o : outcomes)
+        r.reveals.push_back(RevealChoices{o.reveal, o.probability, {}, distinct_choices(game, o.state, states)});
+      const std::vector<Bounds> values = search.value_each(states);
+      size_t next = 0;
+      r.value = {0, 0};
+      for (RevealChoices& rc : r.reveals) {
+        for (Choice& c : rc.choices) c.value = values[next++];
+        rc.value = best_of(rc.choices);
+        r.value.lo += rc.probability * rc.value.lo;
+        r.value.hi += rc.probability * rc.value.hi;
+      }
+      break;
+    }
+  }
+  r.stats = search.stats();
+  return r;
+}
+
+Move strategy_move(const Game& game, const State& s) {
+  // Every tie is broken by what the choices are, never by input position,
+  // so symmetric states get symmetric moves (the table merges them).
+  const std::vector<Move> moves = game.legal_moves(s);
+  const Battery& revealed = game.battery(s.revealed);
+  const PositionSpec spec = game.to_spec(s);
+  const auto& weapons = spec.players[s.turn].weapons;
+  auto weapon_energy = [&](int w) {
+    int e = revealed.energy;
+    for (const Battery& b : weapons[static_cast<size_t>(w)]) e += b.energy;
+    return e;
+  };
+  auto shot_hits = [&](const Move& m) {
+    int x = revealed.crosshairs;
+    for (const Battery& b : weapons[static_cast<size_t>(m.weapon)]) x += b.crosshairs;
+    return game.hits_from(m.target, s.hits[static_cast<size_t>(m.target)], (weapon_energy(m.weapon) - kFireAt) * x);
+  };
+  // Larger is better: hits, then the target's damage so far, then the
+  // weakest battery destroyed, then the fuller weapon.
+  auto fire_rank = [&](const Move& m) {
+    const int destroyed = m.destroy < 0 ? -1 : m.destroy;
+    return std::make_tuple(shot_hits(m), s.hits[static_cast<size_t>(m.target)], -destroyed, -m.target,
+                           weapons[static_cast<size_t>(m.weapon)]);
+  };
+  const Move* best = nullptr;
+  for (const Move& m : moves)
+    if (!m.give && m.target >= 0 && shot_hits(m) > 0 && (!best || fire_rank(m) > fire_rank(*best))) best = &m;
+  if (best) return *best;
+  auto charge_rank = [&](const Move& m) { return std::make_tuple(weapon_energy(m.weapon), weapons[static_cast<size_t>(m.weapon)]); };
+  for (const Move& m : moves)
+    if (!m.give && m.target < 0 && (!best || charge_rank(m) > charge_rank(*best))) best = &m;
+  if (best) return *best;
+  // Every weapon would fire for nothing: ranked as shots are.
+  for (const Move& m : moves)
+    if (!m.give && (!best || fire_rank(m) > fire_rank(*best))) best = &m;
+  return *best;
+}
+
+SolveResult strategy_value(const Game& game, const Limits& limits, Control* control) {
+  Budget budget(limits, control);
+  StrategyGame forced{game};
+  Expectimax<StrategyGame> search(forced, budget);
+  SolveResult r;
+  r.value = search.solve(game.initial());
+  r.stats = search.stats();
+  return r;
+}
+
+uint64_t simulate_strategy(const Game& game, uint64_t games, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Child> outcomes;
+  uint64_t wins = 0;
+  for (uint64_t g = 0; g < games; ++g) {
+    State s = game.initial();
+    for (;;) {
+      const NodeKind k = game.kind(s);
+      if (k == NodeKind::kWin) ++wins;
+      if (k == NodeKind::kWin || k == NodeKind::kLoss) break;
+      if (k == NodeKind::kDecision) {
+        s = game.apply(s, strategy_move(game, s));
+        continue;
+      }
+      outcomes.clear();
+      game.chance_children(s, outcomes);
+      // A uniform card: outcome i stands for probability x draw size cards.
+      const double cards = static_cast<double>(s.draw_size[s.turn]);
+      auto pick = static_cast<double>(rng.below(s.draw_size[s.turn]));
+      size_t i = 0;
+      while (i + 1 < outcomes.size() && pick >= std::round(outcomes[i].probability * cards))
+        pick -= std::round(outcomes[i++].probability * cards);
+      s = outcomes[i].state;
+    }
+  }
+  return wins;
+}
+
+}  // namespace sj::fire

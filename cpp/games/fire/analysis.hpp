@@ -1,0 +1,50 @@
+// Fire! answers built on the generic expectimax: win probabilities under
+// optimal play, valued hints, and a simple fixed strategy to compare with.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/limits.hpp"
+#include "games/fire/fire.hpp"
+#include "search/expectimax.hpp"
+
+namespace sj::fire {
+
+struct SolveResult {
+  Bounds value;  // exact when value.exact()
+  ExpectimaxStats stats;
+};
+SolveResult solve(const Game& game, const Limits& limits, Control* control, ExpectimaxOptions options = {});
+
+struct Choice {
+  Move move;
+  std::vector<Move> equivalent;  // other moves that reach the same state
+  Bounds value;
+};
+struct RevealChoices {
+  int kind = -1;  // the battery revealed
+  double probability = 0;
+  Bounds value;  // the best choice's
+  std::vector<Choice> choices;  // best first
+};
+// At a decision: its choices. Before a hidden reveal: the choices after
+// each possible reveal, with its probability.
+struct HintResult {
+  Bounds value;
+  std::vector<Choice> choices;
+  std::vector<RevealChoices> reveals;
+  ExpectimaxStats stats;
+};
+HintResult hint(const Game& game, const Limits& limits, Control* control);
+
+// The fixed strategy: fire if some weapon would score a hit (most hits; on
+// the alien taking most hits, the most damaged first; destroy the weakest
+// battery), else charge the fullest weapon that stays below 10 energy; never
+// give a battery away.
+Move strategy_move(const Game& game, const State& s);
+// Its exact win probability (the same expectimax with the choice forced).
+SolveResult strategy_value(const Game& game, const Limits& limits, Control* control);
+// Its wins in `games` seeded random games.
+uint64_t simulate_strategy(const Game& game, uint64_t games, uint64_t seed);
+
+}  // namespace sj::fire

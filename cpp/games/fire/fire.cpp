@@ -1,0 +1,626 @@
+#include "games/fire/fire.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace sj::fire {
+namespace {
+
+std::string battery_text(const Battery& b) {
+  return "{energy " + std::to_string(b.energy) + ", crosshairs " + std::to_string(b.crosshairs) + "}";
+}
+
+void check_battery(const Battery& b, const std::string& where) {
+  if (b.energy < 1 || b.energy > 5)
+    throw InvalidInput(where + ": energy must be 1..5, got " + std::to_string(b.energy));
+  if (b.crosshairs < 0 || b.crosshairs > kMaxCrosshairs)
+    throw InvalidInput(where + ": crosshairs must be 0.." + std::to_string(kMaxCrosshairs) + ", got " +
+                       std::to_string(b.crosshairs));
+}
+
+// Appends fixed-width fields to a 128-bit key.
+class KeyWriter {
+ public:
+  void put(uint64_t value, int width) {
+    if (used_ < 64) {
+      lo_ |= value << used_;
+      if (used_ + width > 64) hi_ |= value >> (64 - used_);
+    } else {
+      hi_ |= value << (used_ - 64);
+    }
+    used_ += width;
+  }
+  Key128 key() const { return {lo_, hi_ | (uint64_t{1} << 63)}; }  // marker: never all zero
+
+ private:
+  uint64_t lo_ = 0, hi_ = 0;
+  int used_ = 0;
+};
+
+}  // namespace
+
+Game::Game(const PositionSpec& spec) {
+  players_ = spec.team ? 2 : 1;
+  if (static_cast<int>(spec.players.size()) != players_)
+    throw InvalidInput(spec.team ? "team mode needs exactly 2 players" : "solo mode has exactly 1 player");
+  if (spec.aliens.empty() || spec.aliens.size() > kMaxAliens)
+    throw InvalidInput("aliens: need 1.." + std::to_string(kMaxAliens) + ", got " +
+                       std::to_string(spec.aliens.size()));
+  weapons_ = static_cast<int>(spec.players[0].weapons.size());
+  for (int p = 0; p < players_; ++p) {
+    const PlayerSpec& ps = spec.players[static_cast<size_t>(p)];
+    const std::string who = spec.team ? "players[" + std::to_string(p) + "]." : "";
+    const int w = static_cast<int>(ps.weapons.size());
+    if (w < 1 || w > kMaxWeapons)
+      throw InvalidInput(who + "weapons: need 1.." + std::to_string(kMaxWeapons) + ", got " + std::to_string(w));
+    if (w != weapons_) throw InvalidInput("players: both players need the same number of weapons");
+    if (ps.exchanges < 0 || ps.exchanges > (spec.team ? kMaxExchanges : 0))
+      throw InvalidInput(who + "exchanges: must be 0.." + std::to_string(spec.team ? kMaxExchanges : 0) +
+                         ", got " + std::to_string(ps.exchanges));
+  }
+  if (spec.turn < 0 || spec.turn >= players_)
+    throw InvalidInput("turn: must be 0.." + std::to_string(players_ - 1) + ", got " + std::to_string(spec.turn));
+
+  // Every battery, for the kinds and the total.
+  std::vector<Battery> all;
+  auto collect = [&](const std::vector<Battery>& pile, const std::string& where) {
+    for (size_t i = 0; i < pile.size(); ++i) {
+      check_battery(pile[i], where + "[" + std::to_string(i) + "]");
+      all.push_back(pile[i]);
+    }
+  };
+  for (int p = 0; p < players_; ++p) {
+    const PlayerSpec& ps = spec.players[static_cast<size_t>(p)];
+    const std::string who = spec.team ? "players[" + std::to_string(p) + "]." : "";
+    for (size_t w = 0; w < ps.weapons.size(); ++w) {
+      const std::string where = who + "weapons[" + std::to_string(w) + "]";
+      collect(ps.weapons[w], where);
+      int energy = 0;
+      for (const Battery& b : ps.weapons[w]) energy += b.energy;
+      if (energy >= kFireAt)
+        throw InvalidInput(where + ": holds " + std::to_string(energy) +
+                           " energy; a weapon with 10 or more has already fired");
+    }
+    collect(ps.draw, who + "draw");
+    collect(ps.discard, who + "discard");
+    collect(ps.destroyed, who + "destroyed");
+  }
+  if (spec.revealed) {
+    check_battery(*spec.revealed, "revealed");
+    all.push_back(*spec.revealed);
+  }
+  if (all.empty() || all.size() > kMaxBatteries)
+    throw InvalidInput("batteries: need 1.." + std::to_string(kMaxBatteries) + " in all, got " +
+                       std::to_string(all.size()));
+  std::sort(all.begin(), all.end(), [](const Battery& a, const Battery& b) {
+    return a.energy != b.energy ? a.energy < b.energy : a.crosshairs < b.crosshairs;
+  });
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  kinds_count_ = static_cast<int>(all.size());
+  std::copy(all.begin(), all.end(), kinds_.begin());
+
+  // Aliens: grouped by strengths so that equal aliens sit together.
+  std::vector<int> order(spec.aliens.size());
+  for (size_t a = 0; a < spec.aliens.size(); ++a) {
+    const AlienSpec& al = spec.aliens[a];
+    const std::string where = "aliens[" + std::to_string(a) + "]";
+    for (int v : al.strengths)
+      if (v < 1 || v > kMaxStrength)
+        throw InvalidInput(where + ".strengths: values must be 1.." + std::to_string(kMaxStrength) + ", got " +
+                           std::to_string(v));
+    if (al.hits < 0 || al.hits > 4)
+      throw InvalidInput(where + ".hits: must be 0..4, got " + std::to_string(al.hits));
+    order[a] = static_cast<int>(a);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return spec.aliens[static_cast<size_t>(a)].strengths < spec.aliens[static_cast<size_t>(b)].strengths;
+  });
+  aliens_ = static_cast<int>(order.size());
+  State& s = initial_;
+  for (int i = 0; i < aliens_; ++i) {
+    const AlienSpec& al = spec.aliens[static_cast<size_t>(order[static_cast<size_t>(i)])];
+    alien_input_[static_cast<size_t>(i)] = order[static_cast<size_t>(i)];
+    strengths_[static_cast<size_t>(i)] = al.strengths;
+    group_[static_cast<size_t>(i)] =
+        static_cast<uint8_t>(i > 0 && al.strengths == strengths_[static_cast<size_t>(i - 1)]
+                                 ? group_[static_cast<size_t>(i - 1)]
+                                 : i);
+    s.hits[static_cast<size_t>(i)] = static_cast<uint8_t>(al.hits);
+    if (al.hits < 4) ++s.live_aliens;
+  }
+
+  const int codes = players_ * (2 + weapons_) + 1;
+  location_bits_ = std::bit_width(static_cast<unsigned>(codes - 1));
+  for (int p = 0; p < players_; ++p) {
+    const PlayerSpec& ps = spec.players[static_cast<size_t>(p)];
+    const size_t pi = static_cast<size_t>(p);
+    auto add = [&](int loc, const Battery& b) { ++s.count[static_cast<size_t>(loc)][static_cast<size_t>(kind_of(b))]; };
+    for (int w = 0; w < weapons_; ++w)
+      for (const Battery& b : ps.weapons[static_cast<size_t>(w)]) {
+        add(loc_weapon(p, w), b);
+        s.energy[static_cast<size_t>(slot(p, w))] = static_cast<uint8_t>(s.energy[static_cast<size_t>(slot(p, w))] + b.energy);
+        s.crosshairs[static_cast<size_t>(slot(p, w))] =
+            static_cast<uint8_t>(s.crosshairs[static_cast<size_t>(slot(p, w))] + b.crosshairs);
+      }
+    for (const Battery& b : ps.draw) add(loc_draw(p), b);
+    for (const Battery& b : ps.discard) add(loc_discard(p), b);
+    for (const Battery& b : ps.destroyed) add(loc_destroyed(p), b);
+    s.draw_size[pi] = static_cast<uint8_t>(ps.draw.size());
+    s.pile[pi] = static_cast<uint8_t>(ps.draw.size() + ps.discard.size());
+    s.exchanges[pi] = static_cast<uint8_t>(ps.exchanges);
+    s.next_known[pi] = -1;
+    if (ps.order_known && !ps.draw.empty()) {
+      for (const Battery& b : ps.draw) known_order_[pi].push_back(static_cast<int8_t>(kind_of(b)));
+      s.next_known[pi] = 0;
+    }
+  }
+  s.turn = static_cast<uint8_t>(spec.turn);
+  if (spec.revealed) s.revealed = static_cast<int8_t>(kind_of(*spec.revealed));
+  if (s.live_aliens > 0) start_turn(s);
+  build_relaxation();
+}
+
+int Game::kind_of(const Battery& b) const {
+  for (int k = 0; k < kinds_count_; ++k)
+    if (kinds_[static_cast<size_t>(k)] == b) return k;
+  return -1;
+}
+
+NodeKind Game::kind(const State& s) const {
+  if (s.live_aliens == 0) return NodeKind::kWin;
+  if (s.lost) return NodeKind::kLoss;
+  return s.revealed >= 0 ? NodeKind::kDecision : NodeKind::kChance;
+}
+
+Game::Key Game::key(const State& s) const {
+  KeyWriter out;
+  // Each player's weapons in a canonical order: sorted by their contents.
+  std::array<int, kMaxPlayers * kMaxWeapons> rank_loc{};
+  for (int p = 0; p < players_; ++p) {
+    int* ws = &rank_loc[static_cast<size_t>(p * weapons_)];
+    for (int w = 0; w < weapons_; ++w) ws[w] = loc_weapon(p, w);
+    std::sort(ws, ws + weapons_, [&](int a, int b) {
+      return s.count[static_cast<size_t>(a)] < s.count[static_cast<size_t>(b)];
+    });
+  }
+  // Every battery's location code, kind by kind, codes ascending.
+  const int destroyed_code = players_ * (2 + weapons_);
+  for (int k = 0; k < kinds_count_; ++k) {
+    const size_t ki = static_cast<size_t>(k);
+    int code = 0;
+    auto emit = [&](int loc, int c) {
+      for (int n = s.count[static_cast<size_t>(loc)][ki]; n > 0; --n) out.put(static_cast<uint64_t>(c), location_bits_);
+    };
+    for (int p = 0; p < players_; ++p) {
+      emit(loc_draw(p), code++);
+      emit(loc_discard(p), code++);
+      for (int r = 0; r < weapons_; ++r) emit(rank_loc[static_cast<size_t>(p * weapons_ + r)], code++);
+    }
+    for (int p = 0; p < players_; ++p) emit(loc_destroyed(p), destroyed_code);
+  }
+  // Hits, sorted within each group of equal aliens.
+  std::array<uint8_t, kMaxAliens> hits = s.hits;
+  for (int a = 1; a < aliens_; ++a)
+    for (int b = a; b > 0 && group_[static_cast<size_t>(b)] == group_[static_cast<size_t>(b - 1)] &&
+                    hits[static_cast<size_t>(b)] < hits[static_cast<size_t>(b - 1)];
+         --b)
+      std::swap(hits[static_cast<size_t>(b)], hits[static_cast<size_t>(b - 1)]);
+  for (int a = 0; a < aliens_; ++a) out.put(hits[static_cast<size_t>(a)], 3);
+  out.put(static_cast<uint64_t>(s.revealed + 1), 5);
+  out.put(s.turn, 1);
+  for (int p = 0; p < players_; ++p) {
+    out.put(s.exchanges[static_cast<size_t>(p)], 2);
+    out.put(static_cast<uint64_t>(s.next_known[static_cast<size_t>(p)] + 1), 5);
+  }
+  return out.key();
+}
+
+int Game::hits_from(int alien, int hits, int damage) const {
+  const auto& str = strengths_[static_cast<size_t>(alien)];
+  int h = 0, sum = 0;
+  while (hits + h < 4 && sum + str[static_cast<size_t>(hits + h)] <= damage) sum += str[static_cast<size_t>(hits + h++)];
+  return h;
+}
+
+namespace {
+constexpr uint64_t kMaxRelaxedPools = 4096;
+constexpr uint64_t kMaxRelaxedEntries = uint64_t{1} << 24;
+}  // namespace
+
+void Game::build_relaxation() {
+  std::array<int, kMaxKinds> total{};
+  for (const auto& loc : initial_.count)
+    for (int k = 0; k < kinds_count_; ++k) total[static_cast<size_t>(k)] += loc[static_cast<size_t>(k)];
+  if (initial_.revealed >= 0) ++total[static_cast<size_t>(initial_.revealed)];
+  uint64_t pools = 1, codes = 1;
+  for (int k = 0; k < kinds_count_; ++k) {
+    pool_radix_[static_cast<size_t>(k)] = static_cast<uint32_t>(pools);
+    pools *= static_cast<uint64_t>(total[static_cast<size_t>(k)] + 1);
+    if (pools > kMaxRelaxedPools) return;
+  }
+  for (int a = 0; a < aliens_; ++a) codes *= 5;
+  if (pools * codes > kMaxRelaxedEntries) return;
+  const size_t kinds = static_cast<size_t>(kinds_count_);
+  pool_damage_.assign(pools * kinds, -1);
+  // Every pool, every sub-multiset of it that can be on a weapon when it
+  // fires (all but its strongest battery stay below 10).
+  std::array<int, kMaxKinds> pool{}, sub{};
+  for (uint64_t p = 0; p < pools; ++p) {
+    for (size_t k = 0; k < kinds; ++k) pool[k] = static_cast<int>(p / pool_radix_[k] % static_cast<uint64_t>(total[k] + 1));
+    sub.fill(0);
+    for (;;) {
+      size_t k = 0;  // next sub-multiset (odometer)
+      while (k < kinds && sub[k] == pool[k]) sub[k++] = 0;
+      if (k == kinds) break;
+      ++sub[k];
+      int energy = 0, crosshairs = 0, strongest = 0;
+      for (size_t j = 0; j < kinds; ++j) {
+        energy += sub[j] * kinds_[j].energy;
+        crosshairs += sub[j] * kinds_[j].crosshairs;
+        if (sub[j]) strongest = kinds_[j].energy;
+      }
+      if (energy < kFireAt || energy - strongest >= kFireAt) continue;
+      const int damage = (energy - kFireAt) * crosshairs;
+      for (size_t j = 0; j < kinds; ++j)
+        if (sub[j]) {
+          int16_t& best = pool_damage_[p * kinds + j];
+          best = static_cast<int16_t>(std::max<int>(best, damage));
+        }
+    }
+  }
+  relaxed_.assign(pools * codes, -1);
+}
+
+bool Game::relaxed_winnable(uint32_t pool, std::array<uint8_t, kMaxAliens> hits) const {
+  uint64_t code = 0;
+  for (int a = 0; a < aliens_; ++a) code = code * 5 + hits[static_cast<size_t>(a)];
+  uint64_t codes = 1;
+  for (int a = 0; a < aliens_; ++a) codes *= 5;
+  int8_t& memo = relaxed_[pool * codes + code];
+  if (memo >= 0) return memo;
+  const size_t kinds = static_cast<size_t>(kinds_count_);
+  int live = 0;
+  for (int a = 0; a < aliens_; ++a) live += hits[static_cast<size_t>(a)] < 4;
+  bool win = false;
+  for (int a = 0; a < aliens_ && !win; ++a) {
+    const int h = hits[static_cast<size_t>(a)];
+    if (h >= 4) continue;
+    for (size_t k = 0; k < kinds && !win; ++k) {
+      const int damage = pool_damage_[pool * kinds + k];
+      const int got = damage < 0 ? 0 : hits_from(a, h, damage);
+      if (got == 0) continue;
+      if (live == 1 && h + got >= 4) {
+        win = true;  // the last shot destroys nothing
+        break;
+      }
+      auto next = hits;
+      next[static_cast<size_t>(a)] = static_cast<uint8_t>(h + got);
+      win = relaxed_winnable(pool - pool_radix_[k], next);
+    }
+  }
+  memo = win;
+  return win;
+}
+
+// Admissible: 0 only when no line can win, in the relaxation where every
+// shot may use any batteries not yet destroyed (whoever holds them,
+// wherever they lie) and still destroys one of them. More damage and more
+// hits never hurt, so each shot is the strongest for the kind it destroys.
+double Game::upper_bound(const State& s) const {
+  if (relaxed_.empty()) return cheap_upper_bound(s);
+  uint32_t pool = 0;
+  for (int p = 0; p < players_; ++p)
+    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons_; ++loc)
+      if (loc != loc_destroyed(p))
+        for (int k = 0; k < kinds_count_; ++k)
+          pool += s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)] * pool_radix_[static_cast<size_t>(k)];
+  if (s.revealed >= 0) pool += pool_radix_[static_cast<size_t>(s.revealed)];
+  return relaxed_winnable(pool, s.hits) ? 1.0 : 0.0;
+}
+
+// The same relaxation, coarser, for games too large for its tables: a shot
+// is at most (9 + the largest energy - 10) times all the crosshairs, every
+// alien needs its hits in shots of at most that damage, every shot but the
+// last destroys a battery, and the last still needs 10 energy.
+double Game::cheap_upper_bound(const State& s) const {
+  std::array<int, kMaxBatteries> energies{};
+  int n = 0, total_energy = 0, total_crosshairs = 0, max_energy = 0;
+  auto add = [&](int kind, int count) {
+    const Battery& b = kinds_[static_cast<size_t>(kind)];
+    for (int c = 0; c < count; ++c) energies[static_cast<size_t>(n++)] = b.energy;
+    total_energy += count * b.energy;
+    total_crosshairs += count * b.crosshairs;
+    if (count > 0) max_energy = std::max(max_energy, b.energy);
+  };
+  for (int p = 0; p < players_; ++p)
+    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons_; ++loc)
+      if (loc != loc_destroyed(p))
+        for (int k = 0; k < kinds_count_; ++k) add(k, s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)]);
+  if (s.revealed >= 0) add(s.revealed, 1);
+  const int max_damage = std::max(0, std::min(kFireAt - 1 + max_energy, total_energy) - kFireAt) * total_crosshairs;
+  int shots = 0;
+  for (int a = 0; a < aliens_; ++a) {
+    int h = s.hits[static_cast<size_t>(a)];
+    while (h < 4) {
+      const int got = hits_from(a, h, max_damage);
+      if (got == 0) return 0;
+      h += got;
+      ++shots;
+    }
+  }
+  if (shots > n) return 0;
+  std::sort(energies.begin(), energies.begin() + n);
+  int lost_energy = 0;
+  for (int i = 0; i < shots - 1; ++i) lost_energy += energies[static_cast<size_t>(i)];
+  return total_energy - lost_energy >= kFireAt ? 1.0 : 0.0;
+}
+
+void Game::reshuffle(State& s, int p) const {
+  const size_t draw = static_cast<size_t>(loc_draw(p)), discard = static_cast<size_t>(loc_discard(p));
+  for (int k = 0; k < kinds_count_; ++k) {
+    s.count[draw][static_cast<size_t>(k)] = static_cast<uint8_t>(s.count[draw][static_cast<size_t>(k)] +
+                                                                 s.count[discard][static_cast<size_t>(k)]);
+    s.count[discard][static_cast<size_t>(k)] = 0;
+  }
+  s.draw_size[static_cast<size_t>(p)] = s.pile[static_cast<size_t>(p)];
+  s.next_known[static_cast<size_t>(p)] = -1;  // a shuffled pile is hidden, whatever the input said
+}
+
+// The turn ends: an empty draw pile takes the discard pile; in team mode the
+// partner plays next.
+void Game::end_turn(State& s) const {
+  const int p = s.turn;
+  if (s.draw_size[static_cast<size_t>(p)] == 0 && s.pile[static_cast<size_t>(p)] > 0) reshuffle(s, p);
+  if (players_ == 2) s.turn = static_cast<uint8_t>(1 - p);
+  start_turn(s);
+}
+
+// Before a reveal: a player with no batteries to draw passes; if nobody can
+// draw, the game is lost. A known draw order reveals at once (no chance).
+void Game::start_turn(State& s) const {
+  if (s.revealed >= 0 || s.live_aliens == 0) return;
+  int p = s.turn;
+  if (s.pile[static_cast<size_t>(p)] == 0) {
+    if (players_ == 2 && s.pile[static_cast<size_t>(1 - p)] > 0) {
+      p = 1 - p;
+      s.turn = static_cast<uint8_t>(p);
+    } else {
+      s.lost = true;
+      return;
+    }
+  }
+  const size_t pi = static_cast<size_t>(p);
+  if (s.draw_size[pi] == 0) reshuffle(s, p);
+  if (s.next_known[pi] >= 0) {
+    const int kind = known_order_[pi][static_cast<size_t>(s.next_known[pi])];
+    ++s.next_known[pi];
+    s = reveal(s, kind);
+  }
+}
+
+State Game::reveal(const State& s, int kind) const {
+  State c = s;
+  const size_t p = c.turn;
+  --c.count[static_cast<size_t>(loc_draw(c.turn))][static_cast<size_t>(kind)];
+  --c.draw_size[p];
+  --c.pile[p];
+  c.revealed = static_cast<int8_t>(kind);
+  return c;
+}
+
+void Game::chance_children(const State& s, std::vector<Child>& out) const {
+  const auto& draw = s.count[static_cast<size_t>(loc_draw(s.turn))];
+  const double n = s.draw_size[s.turn];
+  for (int k = 0; k < kinds_count_; ++k) {
+    const int c = draw[static_cast<size_t>(k)];
+    if (c == 0) continue;
+    Child child;
+    child.state = reveal(s, k);
+    child.probability = c / n;
+    child.reveal = static_cast<int8_t>(k);
+    out.push_back(child);
+  }
+}
+
+// Calls f(move) for every legal move: each weapon; when it fires, each live
+// alien (one of each group at the same hits) and each kind it could destroy.
+template <class F>
+void Game::for_each_move(const State& s, F&& f) const {
+  const int p = s.turn, t = s.revealed;
+  const Battery& b = kinds_[static_cast<size_t>(t)];
+  for (int w = 0; w < weapons_; ++w) {
+    const size_t sl = static_cast<size_t>(slot(p, w));
+    if (s.energy[sl] + b.energy < kFireAt) {
+      f(Move{false, static_cast<int8_t>(w), -1, -1});
+      continue;
+    }
+    const auto& on = s.count[static_cast<size_t>(loc_weapon(p, w))];
+    const int damage = (s.energy[sl] + b.energy - kFireAt) * (s.crosshairs[sl] + b.crosshairs);
+    for (int a = 0; a < aliens_; ++a) {
+      const int hits = s.hits[static_cast<size_t>(a)];
+      if (hits >= 4) continue;
+      if (s.live_aliens == 1 && hits + hits_from(a, hits, damage) >= 4) {
+        f(Move{false, static_cast<int8_t>(w), static_cast<int8_t>(a), -1});  // the winning shot destroys nothing
+        continue;
+      }
+      for (int k = 0; k < kinds_count_; ++k)
+        if (on[static_cast<size_t>(k)] > 0 || k == t)
+          f(Move{false, static_cast<int8_t>(w), static_cast<int8_t>(a), static_cast<int8_t>(k)});
+    }
+  }
+  if (players_ == 2 && s.exchanges[static_cast<size_t>(p)] > 0) f(Move{true, -1, -1, -1});
+}
+
+State Game::after(const State& s, const Move& m) const {
+  State c = s;
+  const int p = c.turn, t = c.revealed;
+  const size_t pi = static_cast<size_t>(p);
+  c.revealed = -1;
+  if (m.give) {
+    --c.exchanges[pi];
+    if (c.draw_size[pi] == 0 && c.pile[pi] > 0) reshuffle(c, p);
+    c.turn = static_cast<uint8_t>(1 - p);
+    c.revealed = static_cast<int8_t>(t);  // face up on the partner's draw pile: their next reveal
+    return c;
+  }
+  const size_t sl = static_cast<size_t>(slot(p, m.weapon));
+  auto& on = c.count[static_cast<size_t>(loc_weapon(p, m.weapon))];
+  ++on[static_cast<size_t>(t)];
+  c.energy[sl] = static_cast<uint8_t>(c.energy[sl] + kinds_[static_cast<size_t>(t)].energy);
+  c.crosshairs[sl] = static_cast<uint8_t>(c.crosshairs[sl] + kinds_[static_cast<size_t>(t)].crosshairs);
+  if (c.energy[sl] >= kFireAt) {
+    const size_t a = static_cast<size_t>(m.target);
+    c.hits[a] = static_cast<uint8_t>(c.hits[a] + hits_from(m.target, c.hits[a], (c.energy[sl] - kFireAt) * c.crosshairs[sl]));
+    if (c.hits[a] >= 4 && --c.live_aliens == 0) return c;  // won at once, nothing destroyed
+    auto& discard = c.count[static_cast<size_t>(loc_discard(p))];
+    --on[static_cast<size_t>(m.destroy)];
+    ++c.count[static_cast<size_t>(loc_destroyed(p))][static_cast<size_t>(m.destroy)];
+    for (int k = 0; k < kinds_count_; ++k) {
+      const size_t ki = static_cast<size_t>(k);
+      discard[ki] = static_cast<uint8_t>(discard[ki] + on[ki]);
+      c.pile[pi] = static_cast<uint8_t>(c.pile[pi] + on[ki]);
+      on[ki] = 0;
+    }
+    c.energy[sl] = 0;
+    c.crosshairs[sl] = 0;
+  }
+  end_turn(c);
+  return c;
+}
+
+// Move order for the search: winning and hitting shots first, then charges
+// that bring a weapon closest to firing; gifts last. Destroying a weak
+// battery is tried before a strong one.
+int Game::order_score(const State& s, const Move& m) const {
+  if (m.give) return -1000;
+  const int p = s.turn;
+  const size_t sl = static_cast<size_t>(slot(p, m.weapon));
+  const Battery& b = kinds_[static_cast<size_t>(s.revealed)];
+  const int energy = s.energy[sl] + b.energy;
+  if (energy < kFireAt) return energy;
+  if (m.destroy < 0) return 100000;
+  const int h = hits_from(m.target, s.hits[static_cast<size_t>(m.target)], (energy - kFireAt) * (s.crosshairs[sl] + b.crosshairs));
+  const Battery& gone = kinds_[static_cast<size_t>(m.destroy)];
+  return 1000 * h + 100 * (s.hits[static_cast<size_t>(m.target)] + h >= 4) - 10 * gone.energy - gone.crosshairs;
+}
+
+void Game::decision_children(const State& s, std::vector<Child>& out) const {
+  const size_t first = out.size();
+  for_each_move(s, [&](const Move& m) {
+    Child child;
+    child.state = after(s, m);
+    child.key = key(child.state);
+    for (size_t i = first; i < out.size(); ++i)
+      if (out[i].key == child.key) return;
+    child.move = m;
+    child.score = order_score(s, m);
+    out.push_back(child);
+  });
+  // Insertion sort: stable, and unlike std::stable_sort it never allocates.
+  for (size_t i = first + 1; i < out.size(); ++i)
+    for (size_t j = i; j > first && out[j].score > out[j - 1].score; --j) std::swap(out[j], out[j - 1]);
+}
+
+std::vector<Move> Game::legal_moves(const State& s) const {
+  std::vector<Move> moves;
+  if (kind(s) == NodeKind::kDecision) for_each_move(s, [&](const Move& m) { moves.push_back(m); });
+  return moves;
+}
+
+State Game::apply(const State& s, const Move& m) const { return after(s, m); }
+
+Move Game::move_from_spec(const State& s, const MoveSpec& m) const {
+  if (kind(s) != NodeKind::kDecision)
+    throw InvalidInput("move: no battery is revealed here, so there is no choice to make");
+  const int p = s.turn;
+  if (m.give) {
+    if (players_ != 2) throw InvalidInput("move: giving a battery is a team-mode move");
+    if (s.exchanges[static_cast<size_t>(p)] == 0)
+      throw InvalidInput("move: player " + std::to_string(p) + " has no energy exchanges left");
+    return Move{true, -1, -1, -1};
+  }
+  if (m.weapon < 0 || m.weapon >= weapons_)
+    throw InvalidInput("move.weapon: must be 0.." + std::to_string(weapons_ - 1) + ", got " + std::to_string(m.weapon));
+  const size_t sl = static_cast<size_t>(slot(p, m.weapon));
+  const Battery& b = kinds_[static_cast<size_t>(s.revealed)];
+  const int energy = s.energy[sl] + b.energy;
+  if (energy < kFireAt) {
+    if (m.target >= 0 || m.destroy)
+      throw InvalidInput("move: weapon " + std::to_string(m.weapon) + " reaches " + std::to_string(energy) +
+                         " energy and does not fire, so target and destroy must be null");
+    return Move{false, static_cast<int8_t>(m.weapon), -1, -1};
+  }
+  int target = -1;
+  for (int a = 0; a < aliens_; ++a)
+    if (alien_input_[static_cast<size_t>(a)] == m.target) target = a;
+  if (target < 0)
+    throw InvalidInput("move.target: weapon " + std::to_string(m.weapon) + " fires, so target must be an alien index 0.." +
+                       std::to_string(aliens_ - 1));
+  if (s.hits[static_cast<size_t>(target)] >= 4)
+    throw InvalidInput("move.target: alien " + std::to_string(m.target) + " is already destroyed");
+  Move move{false, static_cast<int8_t>(m.weapon), static_cast<int8_t>(target), -1};
+  const int damage = (energy - kFireAt) * (s.crosshairs[sl] + b.crosshairs);
+  const bool wins = s.live_aliens == 1 && s.hits[static_cast<size_t>(target)] + hits_from(target, s.hits[static_cast<size_t>(target)], damage) >= 4;
+  if (wins) {
+    if (m.destroy) throw InvalidInput("move.destroy: this shot destroys the last alien, so nothing is destroyed (null)");
+    return move;
+  }
+  if (!m.destroy) throw InvalidInput("move.destroy: weapon " + std::to_string(m.weapon) + " fires, so a battery on it must be destroyed");
+  const int k = kind_of(*m.destroy);
+  const auto& on = s.count[static_cast<size_t>(loc_weapon(p, m.weapon))];
+  if (k < 0 || (on[static_cast<size_t>(k)] == 0 && k != s.revealed))
+    throw InvalidInput("move.destroy: no battery " + battery_text(*m.destroy) + " on weapon " + std::to_string(m.weapon));
+  move.destroy = static_cast<int8_t>(k);
+  return move;
+}
+
+MoveSpec Game::move_spec(const Move& m) const {
+  MoveSpec out;
+  out.give = m.give;
+  out.weapon = m.weapon;
+  out.target = m.target >= 0 ? alien_input_[static_cast<size_t>(m.target)] : -1;
+  if (m.destroy >= 0) out.destroy = kinds_[static_cast<size_t>(m.destroy)];
+  return out;
+}
+
+PositionSpec Game::to_spec(const State& s) const {
+  PositionSpec out;
+  out.team = players_ == 2;
+  out.turn = s.turn;
+  if (s.revealed >= 0) out.revealed = kinds_[static_cast<size_t>(s.revealed)];
+  out.aliens.resize(static_cast<size_t>(aliens_));
+  for (int a = 0; a < aliens_; ++a) {
+    AlienSpec& al = out.aliens[static_cast<size_t>(alien_input_[static_cast<size_t>(a)])];
+    al.strengths = strengths_[static_cast<size_t>(a)];
+    al.hits = s.hits[static_cast<size_t>(a)];
+  }
+  auto list = [&](int loc) {
+    std::vector<Battery> pile;
+    for (int k = 0; k < kinds_count_; ++k)
+      for (int n = s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)]; n > 0; --n)
+        pile.push_back(kinds_[static_cast<size_t>(k)]);
+    return pile;
+  };
+  for (int p = 0; p < players_; ++p) {
+    const size_t pi = static_cast<size_t>(p);
+    PlayerSpec ps;
+    for (int w = 0; w < weapons_; ++w) ps.weapons.push_back(list(loc_weapon(p, w)));
+    ps.discard = list(loc_discard(p));
+    ps.destroyed = list(loc_destroyed(p));
+    ps.exchanges = s.exchanges[pi];
+    ps.order_known = s.next_known[pi] >= 0;
+    if (ps.order_known) {
+      for (size_t i = static_cast<size_t>(s.next_known[pi]); i < known_order_[pi].size(); ++i)
+        ps.draw.push_back(kinds_[static_cast<size_t>(known_order_[pi][i])]);
+    } else {
+      ps.draw = list(loc_draw(p));
+    }
+    out.players.push_back(ps);
+  }
+  return out;
+}
+
+}  // namespace sj::fire

@@ -1,0 +1,182 @@
+// Fire! (battery sequencing): the rules engine, in the shape the generic
+// expectimax wants. Solo and team mode share one engine: solo is one player
+// with no energy exchangers.
+//
+// A state counts batteries by kind (energy, crosshairs) per location (each
+// player's draw pile, discard pile, destroyed pile and weapons), so equal
+// batteries are one kind and never distinguished. Keys are exact and
+// canonical: a player's weapons are sorted by contents, aliens with the same
+// strengths by hits, and destroyed batteries are not told apart by owner
+// (they are out of the game).
+#pragma once
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/table.hpp"
+#include "search/expectimax.hpp"
+
+namespace sj::fire {
+
+constexpr int kMaxAliens = 8;
+constexpr int kMaxWeapons = 4;
+constexpr int kMaxPlayers = 2;
+constexpr int kMaxBatteries = 20;
+constexpr int kMaxKinds = kMaxBatteries;
+constexpr int kMaxExchanges = 2;
+constexpr int kMaxCrosshairs = 9;
+constexpr int kMaxStrength = 1000;
+constexpr int kFireAt = 10;
+
+// ---- positions as the spec writes them (input order, input names) ----
+
+struct Battery {
+  int energy = 1;
+  int crosshairs = 1;
+  auto operator<=>(const Battery&) const = default;
+};
+
+struct AlienSpec {
+  std::array<int, 4> strengths{};
+  int hits = 0;
+};
+
+struct PlayerSpec {
+  std::vector<std::vector<Battery>> weapons;
+  std::vector<Battery> draw, discard, destroyed;
+  int exchanges = 0;
+  bool order_known = false;
+};
+
+struct PositionSpec {
+  bool team = false;
+  std::vector<AlienSpec> aliens;
+  std::vector<PlayerSpec> players;  // one in solo mode, two in team mode
+  int turn = 0;
+  std::optional<Battery> revealed;
+};
+
+// A choice at a decision: give the revealed battery to the partner, or put
+// it on a weapon (input index of the player on turn); when that weapon
+// fires, the target alien (input index) and the battery destroyed (absent
+// when the shot wins at once).
+struct MoveSpec {
+  bool give = false;
+  int weapon = -1;
+  int target = -1;
+  std::optional<Battery> destroy;
+  bool operator==(const MoveSpec&) const = default;
+};
+
+// ---- the compact state the search sees ----
+
+struct State {
+  // count[location][kind]; locations are per player: draw, discard,
+  // destroyed, then the weapons.
+  std::array<std::array<uint8_t, kMaxKinds>, kMaxPlayers * (3 + kMaxWeapons)> count{};
+  std::array<uint8_t, kMaxPlayers * kMaxWeapons> energy{};      // per weapon
+  std::array<uint8_t, kMaxPlayers * kMaxWeapons> crosshairs{};  // per weapon
+  std::array<uint8_t, kMaxAliens> hits{};                        // in the game's alien order
+  std::array<uint8_t, kMaxPlayers> pile{};                       // draw + discard sizes
+  std::array<uint8_t, kMaxPlayers> draw_size{};
+  std::array<int8_t, kMaxPlayers> next_known{};  // index in the known draw order, -1 once hidden
+  std::array<uint8_t, kMaxPlayers> exchanges{};
+  int8_t revealed = -1;  // kind, or -1
+  uint8_t turn = 0;
+  uint8_t live_aliens = 0;
+  bool lost = false;
+};
+
+struct Move {
+  bool give = false;
+  int8_t weapon = -1;
+  int8_t target = -1;   // the game's alien order
+  int8_t destroy = -1;  // kind
+};
+
+struct Child {
+  State state;
+  double probability = 1;  // chance outcomes
+  Move move;               // decisions
+  int8_t reveal = -1;      // chance outcomes: the kind revealed
+  Key128 key;              // decisions: for merging moves that reach one state
+  int score = 0;           // decisions: move order
+};
+
+class Game {
+ public:
+  using Key = Key128;
+  using State = fire::State;
+  using Child = fire::Child;
+
+  // Validates the position; throws InvalidInput naming what is wrong and where.
+  explicit Game(const PositionSpec& spec);
+
+  const State& initial() const { return initial_; }
+  bool team() const { return players_ == 2; }
+
+  NodeKind kind(const State& s) const;
+  Key key(const State& s) const;
+  double upper_bound(const State& s) const;
+  void chance_children(const State& s, std::vector<Child>& out) const;
+  // Distinct successors (moves reaching the same key merged), in the order
+  // the search should try them.
+  void decision_children(const State& s, std::vector<Child>& out) const;
+  // Every legal move, unmerged, in input terms.
+  std::vector<Move> legal_moves(const State& s) const;
+  State apply(const State& s, const Move& m) const;
+  State reveal(const State& s, int kind) const;
+
+  // Conversions to and from the input's terms.
+  Move move_from_spec(const State& s, const MoveSpec& m) const;  // throws InvalidInput
+  MoveSpec move_spec(const Move& m) const;
+  int kind_of(const Battery& b) const;  // -1 when no battery of that kind exists
+  const Battery& battery(int kind) const { return kinds_[static_cast<size_t>(kind)]; }
+  int kinds() const { return kinds_count_; }
+  PositionSpec to_spec(const State& s) const;
+
+  // Hits an alien (game order) at `hits` takes from damage `damage`.
+  int hits_from(int alien, int hits, int damage) const;
+
+ private:
+  int loc_draw(int p) const { return p * (3 + weapons_); }
+  int loc_discard(int p) const { return p * (3 + weapons_) + 1; }
+  int loc_destroyed(int p) const { return p * (3 + weapons_) + 2; }
+  int loc_weapon(int p, int w) const { return p * (3 + weapons_) + 3 + w; }
+  int slot(int p, int w) const { return p * weapons_ + w; }
+
+  template <class F>
+  void for_each_move(const State& s, F&& f) const;
+  State after(const State& s, const Move& m) const;
+  void end_turn(State& s) const;
+  void start_turn(State& s) const;
+  void reshuffle(State& s, int p) const;
+  int order_score(const State& s, const Move& m) const;
+  double cheap_upper_bound(const State& s) const;
+  void build_relaxation();
+  bool relaxed_winnable(uint32_t pool, std::array<uint8_t, kMaxAliens> hits) const;
+
+  // The relaxation behind upper_bound(): every shot may use any batteries
+  // not yet destroyed. Pools (multisets of those batteries) are numbered in
+  // mixed radix; for each pool and battery kind, the most damage of a
+  // shot that destroys one of that kind. Built only when small.
+  std::array<uint32_t, kMaxKinds> pool_radix_{};
+  std::vector<int16_t> pool_damage_;  // [pool * kinds + kind], -1: no such shot
+  mutable std::vector<int8_t> relaxed_;  // memo [pool * 5^aliens + hits code]: -1 unknown
+
+  int players_ = 1;
+  int weapons_ = 3;  // per player
+  int aliens_ = 0;
+  int kinds_count_ = 0;
+  std::array<Battery, kMaxKinds> kinds_{};   // sorted by energy, then crosshairs
+  std::array<std::array<int, 4>, kMaxAliens> strengths_{};
+  std::array<uint8_t, kMaxAliens> group_{};  // aliens with equal strengths share a group
+  std::array<int, kMaxAliens> alien_input_{};  // game order -> input index
+  std::array<std::vector<int8_t>, kMaxPlayers> known_order_;  // kinds, draw order
+  int location_bits_ = 3;
+  State initial_;
+};
+
+}  // namespace sj::fire

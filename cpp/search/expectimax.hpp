@@ -1,0 +1,256 @@
+// Generic exact expectimax for one-player games with chance and no cycles,
+// where a value is a win probability in [0, 1].
+//
+// Every call returns proved bounds [lo, hi] on a node's value (lo == hi when
+// exact), so one recursion serves three purposes:
+// - pruning (Ballard's Star1): a decision child is searched only for whether
+//   it can beat the best sibling so far, and a chance node stops as soon as
+//   its weighted bounds settle the parent's question;
+// - memoisation: the table keeps bounds, which later visits narrow;
+// - limits: when the budget runs out, unexpanded nodes return their a-priori
+//   bounds, so the root still gets a proved interval (lo is the value of a
+//   policy the search found, hi an admissible bound).
+// Games plug in through the ExpectimaxGame interface only.
+#pragma once
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <vector>
+
+#include "core/limits.hpp"
+#include "core/table.hpp"
+
+namespace sj {
+
+enum class NodeKind : uint8_t { kWin, kLoss, kChance, kDecision };
+
+struct Bounds {
+  double lo = 0, hi = 1;
+  bool exact() const { return hi - lo <= kExactTolerance; }
+  static constexpr double kExactTolerance = 1e-12;
+};
+
+// What a game gives the search. chance_children() lists the outcomes with
+// probabilities summing to 1; decision_children() the distinct successor
+// states (moves reaching the same state merged), best first. upper_bound()
+// must never be below the true value (1 is always safe). Keys are exact: two
+// states share a key only when they have the same value.
+template <class G>
+concept ExpectimaxGame = requires(const G& game, const typename G::State& state,
+                                  std::vector<typename G::Child>& out) {
+  typename G::Key;
+  requires std::same_as<decltype(out[0].state), typename G::State>;
+  requires std::same_as<decltype(out[0].probability), double>;
+  { game.kind(state) } -> std::same_as<NodeKind>;
+  { game.key(state) } -> std::same_as<typename G::Key>;
+  { game.upper_bound(state) } -> std::same_as<double>;
+  game.chance_children(state, out);
+  game.decision_children(state, out);
+};
+
+struct ExpectimaxStats {
+  uint64_t nodes = 0;
+  double seconds = 0;
+  StopReason stopped_by = StopReason::kNone;
+  uint64_t cutoffs = 0;         // nodes left early because their bounds sufficed
+  uint64_t bound_prunes = 0;    // nodes settled by the game's upper bound alone
+  uint64_t table_hits = 0;
+  uint64_t table_stores = 0;
+  uint64_t table_used = 0;      // states stored
+  uint64_t table_capacity = 0;
+  uint64_t table_bytes = 0;
+  int max_depth = 0;
+};
+
+// Switches that exist for measuring: benchmarks turn pruning off to show
+// what it is worth (the table is what makes the search polynomial in the
+// number of states, so it always stays on).
+struct ExpectimaxOptions {
+  bool use_pruning = true;
+};
+
+template <ExpectimaxGame G>
+class Expectimax {
+ public:
+  using State = typename G::State;
+  using Key = typename G::Key;
+  using Child = typename G::Child;
+
+  Expectimax(const G& game, Budget& budget, ExpectimaxOptions options = {})
+      : game_(game),
+        budget_(budget),
+        options_(options),
+        table_(budget.limits().max_memory_mb * 1024 * 1024 * 3 / 4) {}
+
+  // The value of `state` within proved bounds (exact unless a limit hit).
+  // Given a proved lower bound (a known policy's value), the search only
+  // asks whether anything beats it, which cuts far more.
+  Bounds solve(const State& state, double known_lower = -1.0) {
+    Bounds b = search(state, known_lower, 2.0, 0);
+    if (known_lower >= 0) {
+      b.lo = std::max(b.lo, known_lower);
+      b.hi = std::max(b.hi, b.lo);
+    }
+    return b;
+  }
+
+  // The value of each state (a hint's choices), each searched exactly and
+  // given a fair share of what is left of the budget.
+  std::vector<Bounds> value_each(const std::vector<State>& states) {
+    std::vector<Bounds> values;
+    for (size_t i = 0; i < states.size(); ++i) {
+      const auto outer = budget_.begin_slice(1.0 / static_cast<double>(states.size() - i), UINT64_MAX);
+      values.push_back(search(states[i], -1.0, 2.0, 0));
+      budget_.end_slice(outer);
+    }
+    return values;
+  }
+
+  ExpectimaxStats stats() const {
+    ExpectimaxStats s = stats_;
+    s.nodes = budget_.nodes();
+    s.seconds = budget_.seconds();
+    s.stopped_by = budget_.reason();
+    s.table_hits = table_.hits();
+    s.table_stores = table_.stores();
+    s.table_used = table_.used();
+    s.table_capacity = table_.capacity();
+    s.table_bytes = table_.bytes();
+    return s;
+  }
+
+ private:
+  struct Scratch {
+    std::vector<Child> children;
+    std::vector<Bounds> bounds;
+    std::vector<uint32_t> order;
+  };
+
+  // Stable insertion sort of a few indices: unlike std::stable_sort it never
+  // allocates, and children lists are short.
+  template <class Before>
+  static void sort_order(std::vector<uint32_t>& order, Before before) {
+    for (size_t i = 1; i < order.size(); ++i)
+      for (size_t j = i; j > 0 && before(order[j], order[j - 1]); --j) std::swap(order[j], order[j - 1]);
+  }
+
+  // A-priori bounds of a state: what the table knows.
+  Bounds prior(const State& state) {
+    switch (game_.kind(state)) {
+      case NodeKind::kWin: return {1, 1};
+      case NodeKind::kLoss: return {0, 0};
+      default: break;
+    }
+    if (const Bounds* known = table_.find(game_.key(state))) return *known;
+    return {0, 1};
+  }
+
+  Bounds search(const State& state, double alpha, double beta, int depth) {
+    Bounds bounds = prior(state);
+    if (bounds.exact() || bounds.hi <= alpha || bounds.lo >= beta) return bounds;
+    // The game's bound costs more than a table probe, so it is asked only
+    // of nodes about to be expanded, not of every child on the list.
+    bounds.hi = std::min(bounds.hi, game_.upper_bound(state));
+    if (bounds.hi <= bounds.lo || bounds.hi <= alpha) {
+      ++stats_.bound_prunes;
+      table_.store(game_.key(state), bounds, 1);
+      return bounds;
+    }
+    if (!budget_.spend()) return bounds;
+    const uint64_t nodes_before = budget_.nodes();
+    stats_.max_depth = std::max(stats_.max_depth, depth);
+    if (scratch_.size() <= static_cast<size_t>(depth)) scratch_.resize(static_cast<size_t>(depth) + 1);
+    Scratch& s = scratch_[static_cast<size_t>(depth)];
+    const bool chance = game_.kind(state) == NodeKind::kChance;
+    s.children.clear();
+    if (chance) game_.chance_children(state, s.children);
+    else game_.decision_children(state, s.children);
+    s.bounds.clear();
+    for (const Child& c : s.children) s.bounds.push_back(prior(c.state));
+    // Bound the scratch by reference only until the next recursion might
+    // grow scratch_; index it afresh after every call.
+    const Bounds result = chance ? search_chance(alpha, beta, depth) : search_decision(alpha, beta, depth);
+    bounds.lo = std::max(bounds.lo, result.lo);
+    bounds.hi = std::min(bounds.hi, result.hi);
+    if (bounds.lo > bounds.hi) bounds.lo = bounds.hi;  // rounding only
+    table_.store(game_.key(state), bounds, budget_.nodes() - nodes_before + 1);
+    return bounds;
+  }
+
+  // Star1: the children's probability-weighted bounds, narrowed one child at
+  // a time; a child is asked only the question that could still change the
+  // parent's answer.
+  Bounds search_chance(double alpha, double beta, int depth) {
+    Scratch* s = &scratch_[static_cast<size_t>(depth)];
+    const size_t n = s->children.size();
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < n; ++i) {
+      lo += s->children[i].probability * s->bounds[i].lo;
+      hi += s->children[i].probability * s->bounds[i].hi;
+    }
+    s->order.resize(n);
+    for (uint32_t i = 0; i < n; ++i) s->order[i] = i;
+    sort_order(s->order, [s](uint32_t a, uint32_t b) {
+      return s->children[a].probability > s->children[b].probability;
+    });
+    for (size_t k = 0; k < n; ++k) {
+      if (hi <= alpha || lo >= beta || budget_.stopped()) break;
+      s = &scratch_[static_cast<size_t>(depth)];
+      const uint32_t i = s->order[k];
+      const double p = s->children[i].probability;
+      const Bounds before = s->bounds[i];
+      if (before.exact()) continue;
+      double a = -1.0, b = 2.0;
+      if (options_.use_pruning) {
+        a = (alpha - (hi - p * before.hi)) / p;
+        b = (beta - (lo - p * before.lo)) / p;
+      }
+      const State child = s->children[i].state;
+      const Bounds got = search(child, a, b, depth + 1);
+      s = &scratch_[static_cast<size_t>(depth)];
+      s->bounds[i] = got;
+      lo += p * (got.lo - before.lo);
+      hi += p * (got.hi - before.hi);
+    }
+    if (hi <= alpha || lo >= beta) ++stats_.cutoffs;
+    return {std::clamp(lo, 0.0, 1.0), std::clamp(hi, 0.0, 1.0)};
+  }
+
+  // Max node: children best first (by what is already known about them,
+  // then the game's order); each is searched only for whether it beats the
+  // best proved so far.
+  Bounds search_decision(double alpha, double beta, int depth) {
+    Scratch* s = &scratch_[static_cast<size_t>(depth)];
+    const size_t n = s->children.size();
+    s->order.resize(n);
+    for (uint32_t i = 0; i < n; ++i) s->order[i] = i;
+    sort_order(s->order, [s](uint32_t a, uint32_t b) { return s->bounds[a].hi > s->bounds[b].hi; });
+    double best = 0;
+    for (size_t i = 0; i < n; ++i) best = std::max(best, s->bounds[i].lo);
+    for (size_t k = 0; k < n; ++k) {
+      if (best >= beta || budget_.stopped()) break;
+      s = &scratch_[static_cast<size_t>(depth)];
+      const uint32_t i = s->order[k];
+      const double floor = options_.use_pruning ? std::max(alpha, best) : -1.0;
+      if (s->bounds[i].exact() || s->bounds[i].hi <= floor) continue;
+      const State child = s->children[i].state;
+      const Bounds got = search(child, floor, options_.use_pruning ? beta : 2.0, depth + 1);
+      s = &scratch_[static_cast<size_t>(depth)];
+      s->bounds[i] = got;
+      best = std::max(best, got.lo);
+    }
+    double hi = 0;
+    for (size_t i = 0; i < n; ++i) hi = std::max(hi, s->bounds[i].hi);
+    if (best >= beta) ++stats_.cutoffs;
+    return {best, std::max(best, hi)};
+  }
+
+  const G& game_;
+  Budget& budget_;
+  ExpectimaxOptions options_;
+  BoundedTable<Bounds, Key> table_;
+  std::vector<Scratch> scratch_;
+  ExpectimaxStats stats_;
+};
+
+}  // namespace sj

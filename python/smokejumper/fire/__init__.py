@@ -1,0 +1,355 @@
+"""Fire! battery sequencing: win probabilities under optimal play, valued
+hints, replays, and a fixed strategy to compare with. Solo and team mode.
+Rules: the project's spec, readings in docs/rules/fire.md.
+
+>>> from smokejumper import fire, Limit
+>>> level = fire.levels.default_level1()   # an assumed deck: see level.assumptions
+>>> result = fire.solve(level.position(aliens=1), Limit(seconds=10))
+>>> result.exact
+True
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from smokejumper import _core
+from smokejumper._core import Control, InvalidPositionError
+from smokejumper._inputs import load_model
+from smokejumper.limits import Limit
+
+_native = _core.fire
+MAX_ALIENS: int = _native.MAX_ALIENS
+MAX_WEAPONS: int = _native.MAX_WEAPONS
+MAX_BATTERIES: int = _native.MAX_BATTERIES
+MAX_CROSSHAIRS: int = _native.MAX_CROSSHAIRS
+MAX_STRENGTH: int = _native.MAX_STRENGTH
+
+Status = Literal["win", "loss", "reveal", "decision"]
+Pile = Annotated[list["Battery"], Field(max_length=MAX_BATTERIES)]
+
+
+def default_crosshairs(energy: int) -> int:
+    """The spec's assumed Level 1 crosshairs: 2 on energy-1 batteries, else 1."""
+    return 2 if energy == 1 else 1
+
+
+class Battery(BaseModel):
+    """A battery card. ``crosshairs`` left out takes the Level 1 default."""
+
+    model_config = ConfigDict(extra="forbid")
+    energy: int = Field(ge=1, le=5)
+    crosshairs: int | None = Field(default=None, ge=0, le=MAX_CROSSHAIRS)
+
+    @model_validator(mode="after")
+    def _fill_crosshairs(self) -> Battery:
+        if self.crosshairs is None:
+            self.crosshairs = default_crosshairs(self.energy)
+        return self
+
+    def native(self) -> tuple[int, int]:
+        return self.energy, int(self.crosshairs or 0)
+
+
+class Alien(BaseModel):
+    """Four strength values, highest first, and the hits taken (4 = destroyed)."""
+
+    model_config = ConfigDict(extra="forbid")
+    strengths: tuple[int, int, int, int] = Field(description="Values 1..1000, the next hit's first")
+    hits: int = Field(default=0, ge=0, le=4)
+
+    @model_validator(mode="after")
+    def _check_strengths(self) -> Alien:
+        for v in self.strengths:
+            if not 1 <= v <= MAX_STRENGTH:
+                raise ValueError(f"strengths must be 1..{MAX_STRENGTH}, got {v}")
+        return self
+
+
+class Player(BaseModel):
+    """One team-mode player's weapons and piles. ``order_known`` left out
+    takes the position's."""
+
+    model_config = ConfigDict(extra="forbid")
+    weapons: list[Pile] = Field(min_length=1, max_length=MAX_WEAPONS)
+    draw: Pile = Field(default_factory=list)
+    discard: Pile = Field(default_factory=list)
+    destroyed: Pile = Field(default_factory=list)
+    exchanges: int = Field(default=2, ge=0, le=2, description="Energy exchanges left this level")
+    order_known: bool | None = None
+
+
+class Position(BaseModel):
+    """The spec's position JSON, solo by default; ``"mode": "team"`` takes
+    ``players`` instead of the solo piles. Always at a decision: before a
+    reveal, or with a battery ``revealed``."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "aliens": [{"strengths": [12, 9, 6, 3], "hits": 0}],
+                    "weapons": [[{"energy": 2, "crosshairs": 1}], [], []],
+                    "draw": [{"energy": 1}, {"energy": 4}, {"energy": 5}, {"energy": 3}],
+                    "discard": [],
+                    "destroyed": [],
+                    "revealed": None,
+                    "order_known": False,
+                }
+            ]
+        },
+    )
+    mode: Literal["solo", "team"] = "solo"
+    aliens: list[Alien] = Field(min_length=1, max_length=MAX_ALIENS)
+    weapons: list[Pile] | None = Field(default=None, min_length=1, max_length=MAX_WEAPONS)
+    draw: Pile = Field(default_factory=list)
+    discard: Pile = Field(default_factory=list)
+    destroyed: Pile = Field(default_factory=list)
+    players: list[Player] | None = Field(default=None, min_length=2, max_length=2)
+    turn: int = Field(default=0, ge=0, le=1, description="Team mode: whose decision it is")
+    revealed: Battery | None = None
+    order_known: bool = False
+
+    @model_validator(mode="after")
+    def _check_mode(self) -> Position:
+        if self.mode == "solo":
+            if self.weapons is None:
+                raise ValueError("a solo position needs weapons")
+            if self.players is not None:
+                raise ValueError("players belong to team mode; add \"mode\": \"team\"")
+            if self.turn != 0:
+                raise ValueError("turn must be 0 in solo mode")
+        else:
+            if self.players is None:
+                raise ValueError("a team position needs two players")
+            if self.weapons is not None or self.draw or self.discard or self.destroyed:
+                raise ValueError("in team mode, weapons and piles belong to each player")
+        return self
+
+    def native(self) -> tuple:
+        """The position as the C++ core takes it."""
+
+        def pile(batteries: list[Battery]) -> list[tuple[int, int]]:
+            return [b.native() for b in batteries]
+
+        aliens = [(tuple(a.strengths), a.hits) for a in self.aliens]
+        if self.mode == "solo":
+            assert self.weapons is not None
+            players = [([pile(w) for w in self.weapons], pile(self.draw), pile(self.discard),
+                        pile(self.destroyed), 0, self.order_known)]
+        else:
+            assert self.players is not None
+            players = [([pile(w) for w in p.weapons], pile(p.draw), pile(p.discard), pile(p.destroyed),
+                        p.exchanges, self.order_known if p.order_known is None else p.order_known)
+                       for p in self.players]
+        revealed = self.revealed.native() if self.revealed else None
+        return self.mode == "team", aliens, players, self.turn, revealed
+
+
+class Move(BaseModel):
+    """Put the revealed battery on ``weapon`` (the player on turn's index);
+    when it fires, shoot ``target`` and destroy a battery like ``destroy``
+    (null when the shot wins at once). Team mode: ``{"give": true}`` hands
+    it to the partner instead."""
+
+    model_config = ConfigDict(extra="forbid")
+    weapon: int | None = Field(default=None, ge=0, lt=MAX_WEAPONS)
+    target: int | None = Field(default=None, ge=0, lt=MAX_ALIENS)
+    destroy: Battery | None = None
+    give: bool = False
+
+    @model_validator(mode="after")
+    def _check_shape(self) -> Move:
+        if self.give and (self.weapon is not None or self.target is not None or self.destroy is not None):
+            raise ValueError("a give move has no weapon, target or destroy")
+        if not self.give and self.weapon is None:
+            raise ValueError("a move needs a weapon (or \"give\": true in team mode)")
+        return self
+
+    def native(self) -> tuple:
+        return (self.give, -1 if self.weapon is None else self.weapon, -1 if self.target is None else self.target,
+                self.destroy.native() if self.destroy else None)
+
+
+class Reveal(BaseModel):
+    """A replay step that reveals this battery from the draw pile."""
+
+    model_config = ConfigDict(extra="forbid")
+    reveal: Battery
+
+
+class Stats(BaseModel):
+    """How a search went. ``stopped_by`` is null when it finished."""
+
+    nodes: int
+    seconds: float
+    nodes_per_second: float
+    stopped_by: Literal["nodes", "time", "memory", "stopped"] | None
+    states_stored: int = Field(description="States in the table at the end")
+    cutoffs: int = Field(description="Nodes left early because their bounds settled the question")
+    bound_prunes: int = Field(description="Nodes settled by the dead-end bound alone")
+    max_depth: int
+    table_hits: int
+    table_stores: int
+    table_capacity: int
+    table_bytes: int
+
+
+class Value(BaseModel):
+    win_probability: float = Field(description="Exact when `exact`; else the lower end of `interval`")
+    exact: bool
+    interval: tuple[float, float] = Field(description="Proved bounds [lower, upper] on the win probability")
+
+
+class SolveResult(Value):
+    stats: Stats
+
+
+class Choice(Value):
+    move: Move
+    equivalent: list[Move] = Field(description="Other moves that reach the same state")
+
+
+class RevealChoices(Value):
+    battery: Battery
+    probability: float
+    choices: list[Choice] = Field(description="Best first")
+
+
+class HintResult(Value):
+    status: Status
+    position: Position = Field(description="The position after anything automatic (reshuffle, pass, known reveal)")
+    choices: list[Choice] = Field(description="Every distinct choice at the decision, best first")
+    reveals: list[RevealChoices] = Field(
+        description="Before a hidden reveal: the choices after each battery that may come up")
+    stats: Stats
+
+
+class CheckResult(BaseModel):
+    status: Status
+    position: Position
+    moves: list[Move] = Field(description="Every legal move at the decision, unmerged")
+
+
+class ReplayStep(BaseModel):
+    step: Move | Reveal
+    status: Status
+    position: Position
+
+
+class ReplayResult(BaseModel):
+    status: Status = Field(description="After the last legal step")
+    steps: list[ReplayStep]
+    position: Position = Field(description="The position after the last legal step")
+    error: str | None = Field(description="Why the first illegal step is illegal, if one is")
+
+
+class StrategyResult(Value):
+    """The fixed strategy (docs/rules/fire.md): exact value and simulation."""
+
+    games: int
+    wins: int
+    stats: Stats
+
+
+class Analysis(BaseModel):
+    """A level's optimal win probability against the fixed strategy."""
+
+    level: "levels.Level"
+    aliens: int
+    optimal: SolveResult
+    strategy: StrategyResult
+    strategy_simulated: float = Field(description="Simulated win share of the fixed strategy")
+    strategy_interval95: tuple[float, float] = Field(description="95% Wilson interval of the simulated share")
+
+
+PositionLike = Position | dict | str | bytes
+
+
+def load_position(position: PositionLike) -> Position:
+    """A validated Position from a model, dict or JSON text."""
+    return load_model(Position, position)
+
+
+def check(position: PositionLike) -> CheckResult:
+    """Validate the rules and list every legal move."""
+    return CheckResult.model_validate(_native.check(load_position(position).native()))
+
+
+def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
+          use_pruning: bool = True) -> SolveResult:
+    """The win probability under optimal play: exact, or a proved interval
+    when a limit stops the search. ``use_pruning`` is for benchmarks."""
+    p = load_position(position)
+    return SolveResult.model_validate(
+        _native.solve(p.native(), *(limit or Limit()).native(), control, use_pruning))
+
+
+def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:
+    """Every distinct choice with its win probability, best first (before a
+    hidden reveal: per battery that may come up). The limit is shared."""
+    p = load_position(position)
+    return HintResult.model_validate(_native.hint(p.native(), *(limit or Limit()).native(), control))
+
+
+def apply(position: PositionLike, move: Move | dict) -> CheckResult:
+    """The position after ``move`` and whatever is automatic after it."""
+    p = load_position(position)
+    m = load_model(Move, move)
+    after = _native.apply(p.native(), m.native())
+    return check(after["position"])
+
+
+def replay(position: PositionLike, steps: Sequence[Move | Reveal | dict]) -> ReplayResult:
+    """Play moves and reveals (``{"reveal": battery}``; a known order reveals
+    by itself) step by step. ``status`` is "win" when the game is won."""
+    p = load_position(position)
+    current = _native.check(p.native())
+    done: list[ReplayStep] = []
+    error = None
+    for i, raw in enumerate(steps):
+        try:
+            is_reveal = isinstance(raw, Reveal) or (isinstance(raw, dict) and "reveal" in raw)
+            step: Move | Reveal = load_model(Reveal, raw) if is_reveal else load_model(Move, raw)
+            now = load_position(current["position"]).native()
+            if isinstance(step, Reveal):
+                current = _native.reveal(now, step.reveal.native())
+            else:
+                current = _native.apply(now, step.native())
+        except InvalidPositionError as e:
+            error = f"steps[{i}]: {e}"
+            break
+        done.append(ReplayStep(step=step, status=current["status"], position=current["position"]))
+    return ReplayResult(status=current["status"], steps=done, position=current["position"], error=error)
+
+
+def strategy(position: PositionLike, *, games: int = 10000, seed: int = 1, limit: Limit | None = None,
+             control: Control | None = None) -> StrategyResult:
+    """The fixed strategy's exact win probability and its wins in ``games``
+    seeded random games."""
+    if not 0 <= games <= 10**8:
+        raise ValueError(f"games must be 0..10**8, got {games}")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be 0..2**64-1, got {seed}")
+    p = load_position(position)
+    return StrategyResult.model_validate(
+        _native.strategy(p.native(), games, seed, *(limit or Limit()).native(), control))
+
+
+def strategy_move(position: PositionLike) -> Move:
+    """The fixed strategy's move at a decision."""
+    return Move.model_validate(_native.strategy_move(load_position(position).native()))
+
+
+from smokejumper.fire import levels  # noqa: E402  (levels builds Positions)
+
+Analysis.model_rebuild()
+
+__all__ = [
+    "Alien", "Analysis", "Battery", "CheckResult", "Choice", "HintResult", "Move", "Player", "Position", "Reveal",
+    "ReplayResult", "SolveResult", "StrategyResult", "apply", "check", "hint", "levels", "replay", "solve",
+    "strategy", "strategy_move",
+]
