@@ -28,6 +28,7 @@ test: install
 
 bench: install
 	$(PY) bench/run.py
+	$(PY) bench/fire.py
 
 clean:
 	rm -rf $(VENV) build

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 import smokejumper
 from swagger_ui_bundle import swagger_ui_path
 
-from . import routes_volcano
+from . import routes_fire, routes_volcano
 from .problems import PROBLEM_JSON, BodyLimitMiddleware, install_error_handlers, problem_responses
 from .runner import Runner
 from .settings import Settings
@@ -65,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Health(status="ok", version=smokejumper.__version__)
 
     app.include_router(routes_volcano.router(settings, runner))
+    app.include_router(routes_fire.router(settings, runner))
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -86,12 +87,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def _errors_only_as_problem_json(app: FastAPI) -> None:
     """FastAPI lists a ``responses`` model under application/json too;
-    errors are only ever sent as application/problem+json."""
+    errors are only ever sent as application/problem+json. Also gives the
+    games' same-named models short schema names (see _short_schema_names)."""
     build = app.openapi
 
     def openapi() -> dict:
         if app.openapi_schema is None:
-            schema = build()
+            schema = _short_schema_names(build())
             for item in schema.get("paths", {}).values():
                 for op in item.values():
                     for status, response in op.get("responses", {}).items():
@@ -102,6 +104,43 @@ def _errors_only_as_problem_json(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _short_schema_names(schema: dict) -> dict:
+    """Models of the same name in two games (``Position`` in volcano and in
+    fire) get FastAPI's long names, ``smokejumper__fire__Position``. Volcano's
+    keep the plain names they had before Fire! was served; the others get the
+    game as a prefix (``FirePosition``)."""
+    components = schema.get("components", {}).get("schemas", {})
+    rename: dict[str, str] = {}
+    for name in components:
+        parts = name.split("__")
+        if len(parts) == 3 and parts[0] == "smokejumper":
+            game, model = parts[1], parts[2]
+            short = model if game == "volcano" else game.capitalize() + model
+            if short not in components and short not in rename.values():
+                rename[name] = short
+    if not rename:
+        return schema
+    prefix = "#/components/schemas/"
+
+    def fix(node: object) -> object:
+        if isinstance(node, dict):
+            out = {}
+            for k, v in node.items():
+                if k == "$ref" and isinstance(v, str) and v.startswith(prefix) and v[len(prefix):] in rename:
+                    v = prefix + rename[v[len(prefix):]]
+                out[k] = fix(v)
+            return out
+        if isinstance(node, list):
+            return [fix(v) for v in node]
+        return node
+
+    fixed = fix(schema)
+    assert isinstance(fixed, dict)
+    fixed["components"]["schemas"] = {rename.get(k, k): v for k, v in sorted(
+        fixed["components"]["schemas"].items(), key=lambda kv: rename.get(kv[0], kv[0]))}
+    return fixed
 
 
 app = create_app()

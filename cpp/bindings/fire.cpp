@@ -194,6 +194,16 @@ void init_fire(py::module_& m) {
       "after anything automatic (a reshuffle, a pass, a known reveal), and every legal move.");
 
   m.def(
+      "key",
+      [](const PositionTuple& position) {
+        const auto game = make_game(position);
+        const Game::Key k = game->key(game->initial());
+        return py::make_tuple(k.lo, k.hi);
+      },
+      py::arg("position"),
+      "The canonical key of a position (for tests: symmetric positions share it).");
+
+  m.def(
       "solve",
       [](const PositionTuple& position, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb,
          Control* control, bool use_pruning) {

@@ -86,7 +86,7 @@ class Expectimax {
   // Given a proved lower bound (a known policy's value), the search only
   // asks whether anything beats it, which cuts far more.
   Bounds solve(const State& state, double known_lower = -1.0) {
-    Bounds b = search(state, known_lower, 2.0, 0);
+    Bounds b = search(state, game_.key(state), known_lower, 2.0, 0);
     if (known_lower >= 0) {
       b.lo = std::max(b.lo, known_lower);
       b.hi = std::max(b.hi, b.lo);
@@ -100,7 +100,7 @@ class Expectimax {
     std::vector<Bounds> values;
     for (size_t i = 0; i < states.size(); ++i) {
       const auto outer = budget_.begin_slice(1.0 / static_cast<double>(states.size() - i), UINT64_MAX);
-      values.push_back(search(states[i], -1.0, 2.0, 0));
+      values.push_back(search(states[i], game_.key(states[i]), -1.0, 2.0, 0));
       budget_.end_slice(outer);
     }
     return values;
@@ -122,6 +122,7 @@ class Expectimax {
  private:
   struct Scratch {
     std::vector<Child> children;
+    std::vector<Key> keys;
     std::vector<Bounds> bounds;
     std::vector<uint32_t> order;
   };
@@ -134,26 +135,33 @@ class Expectimax {
       for (size_t j = i; j > 0 && before(order[j], order[j - 1]); --j) std::swap(order[j], order[j - 1]);
   }
 
+  // A child's key: the game's, when its children carry one (it may need
+  // them for merging anyway), else computed here.
+  Key child_key(const Child& c) const {
+    if constexpr (requires { { c.key } -> std::convertible_to<Key>; }) return c.key;
+    else return game_.key(c.state);
+  }
+
   // A-priori bounds of a state: what the table knows.
-  Bounds prior(const State& state) {
+  Bounds prior(const State& state, const Key& key) {
     switch (game_.kind(state)) {
       case NodeKind::kWin: return {1, 1};
       case NodeKind::kLoss: return {0, 0};
       default: break;
     }
-    if (const Bounds* known = table_.find(game_.key(state))) return *known;
+    if (const Bounds* known = table_.find(key)) return *known;
     return {0, 1};
   }
 
-  Bounds search(const State& state, double alpha, double beta, int depth) {
-    Bounds bounds = prior(state);
+  Bounds search(const State& state, const Key& key, double alpha, double beta, int depth) {
+    Bounds bounds = prior(state, key);
     if (bounds.exact() || bounds.hi <= alpha || bounds.lo >= beta) return bounds;
     // The game's bound costs more than a table probe, so it is asked only
     // of nodes about to be expanded, not of every child on the list.
     bounds.hi = std::min(bounds.hi, game_.upper_bound(state));
     if (bounds.hi <= bounds.lo || bounds.hi <= alpha) {
       ++stats_.bound_prunes;
-      table_.store(game_.key(state), bounds, 1);
+      table_.store(key, bounds, 1);
       return bounds;
     }
     if (!budget_.spend()) return bounds;
@@ -166,14 +174,18 @@ class Expectimax {
     if (chance) game_.chance_children(state, s.children);
     else game_.decision_children(state, s.children);
     s.bounds.clear();
-    for (const Child& c : s.children) s.bounds.push_back(prior(c.state));
+    s.keys.clear();
+    for (const Child& c : s.children) {
+      s.keys.push_back(child_key(c));
+      s.bounds.push_back(prior(c.state, s.keys.back()));
+    }
     // Bound the scratch by reference only until the next recursion might
     // grow scratch_; index it afresh after every call.
     const Bounds result = chance ? search_chance(alpha, beta, depth) : search_decision(alpha, beta, depth);
     bounds.lo = std::max(bounds.lo, result.lo);
     bounds.hi = std::min(bounds.hi, result.hi);
     if (bounds.lo > bounds.hi) bounds.lo = bounds.hi;  // rounding only
-    table_.store(game_.key(state), bounds, budget_.nodes() - nodes_before + 1);
+    table_.store(key, bounds, budget_.nodes() - nodes_before + 1);
     return bounds;
   }
 
@@ -206,7 +218,8 @@ class Expectimax {
         b = (beta - (lo - p * before.lo)) / p;
       }
       const State child = s->children[i].state;
-      const Bounds got = search(child, a, b, depth + 1);
+      const Key child_key = s->keys[i];
+      const Bounds got = search(child, child_key, a, b, depth + 1);
       s = &scratch_[static_cast<size_t>(depth)];
       s->bounds[i] = got;
       lo += p * (got.lo - before.lo);
@@ -234,7 +247,8 @@ class Expectimax {
       const double floor = options_.use_pruning ? std::max(alpha, best) : -1.0;
       if (s->bounds[i].exact() || s->bounds[i].hi <= floor) continue;
       const State child = s->children[i].state;
-      const Bounds got = search(child, floor, options_.use_pruning ? beta : 2.0, depth + 1);
+      const Key child_key = s->keys[i];
+      const Bounds got = search(child, child_key, floor, options_.use_pruning ? beta : 2.0, depth + 1);
       s = &scratch_[static_cast<size_t>(depth)];
       s->bounds[i] = got;
       best = std::max(best, got.lo);

@@ -37,3 +37,33 @@ class volcano:  # a submodule
     @staticmethod
     def generate(seed: int, solvable: bool, rate: bool, max_attempts: int, max_nodes: int,
                  max_seconds: float, max_memory_mb: int, control: Control | None = None) -> dict[str, Any]: ...
+
+class fire:  # a submodule
+    MAX_ALIENS: int
+    MAX_WEAPONS: int
+    MAX_BATTERIES: int
+    MAX_CROSSHAIRS: int
+    MAX_STRENGTH: int
+    Pile = list[tuple[int, int]]  # (energy, crosshairs) each
+    Player = tuple[list[Pile], Pile, Pile, Pile, int, bool]  # weapons, draw, discard, destroyed, exchanges, order_known
+    Position = tuple[bool, list[tuple[tuple[int, int, int, int], int]], list[Player], int, tuple[int, int] | None]
+    Move = tuple[bool, int, int, tuple[int, int] | None]  # give, weapon, target, destroy
+    @staticmethod
+    def check(position: Position) -> dict[str, Any]: ...
+    @staticmethod
+    def key(position: Position) -> tuple[int, int]: ...
+    @staticmethod
+    def solve(position: Position, max_nodes: int, max_seconds: float, max_memory_mb: int,
+              control: Control | None = None, use_pruning: bool = True) -> dict[str, Any]: ...
+    @staticmethod
+    def hint(position: Position, max_nodes: int, max_seconds: float, max_memory_mb: int,
+             control: Control | None = None) -> dict[str, Any]: ...
+    @staticmethod
+    def apply(position: Position, move: Move) -> dict[str, Any]: ...
+    @staticmethod
+    def reveal(position: Position, battery: tuple[int, int]) -> dict[str, Any]: ...
+    @staticmethod
+    def strategy_move(position: Position) -> dict[str, Any]: ...
+    @staticmethod
+    def strategy(position: Position, games: int, seed: int, max_nodes: int, max_seconds: float,
+                 max_memory_mb: int, control: Control | None = None) -> dict[str, Any]: ...

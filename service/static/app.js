@@ -1,7 +1,97 @@
-// smokejumper web page: draws a Volcano! position and talks to /v1/volcano/*.
+// smokejumper web page: a view per game, Volcano! (/v1/volcano/*) and Fire!
+// (/v1/fire/*), switched by the tabs in the header.
 // Plain JavaScript, no build step, no dependencies.
 "use strict";
 
+// Shared by the views: API calls, the message box, DOM helpers, the tabs.
+const SJ = (() => {
+  class ApiError extends Error {}
+
+  // POST ``body`` as JSON (GET when there is none); the parsed answer, or an
+  // ApiError with the problem's one-line detail.
+  async function api(path, body) {
+    let response;
+    try {
+      response = await fetch(path, body === undefined
+        ? { method: "GET", headers: { Accept: "application/json" } }
+        : {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/json" },
+          body: JSON.stringify(body),
+        });
+    } catch (e) {
+      throw new ApiError(`cannot reach the server (${e.message})`);
+    }
+    const text = await response.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch (e) {
+      data = null;
+    }
+    if (!response.ok) {
+      const title = (data && data.title) || response.statusText || "Error";
+      const detail = (data && data.detail) || text.slice(0, 200);
+      throw new ApiError(`${response.status} ${title}: ${detail}`);
+    }
+    return data;
+  }
+
+  const $ = (id) => document.getElementById(id);
+
+  function showMessage(text, kind = "error") {
+    const box = $("message");
+    $("message-text").textContent = text;
+    box.className = "message" + (kind === "info" ? " info" : "");
+    box.hidden = false;
+  }
+
+  function clearMessage() {
+    $("message").hidden = true;
+  }
+
+  function html(tag, attrs = {}, text = null) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== null) node.textContent = text;
+    return node;
+  }
+
+  // Game tabs: the hash (#fire) keeps the choice across reloads.
+  const GAMES = {
+    volcano: { sub: "Volcano! solitaire", title: "smokejumper · Volcano!" },
+    fire: { sub: "Fire! battery sequencing", title: "smokejumper · Fire!" },
+  };
+  const shown = new Map(); // game -> callbacks run each time its view is shown
+
+  function onShow(game, callback) {
+    if (!shown.has(game)) shown.set(game, []);
+    shown.get(game).push(callback);
+  }
+
+  function showGame(game) {
+    if (!GAMES[game]) game = "volcano";
+    for (const name of Object.keys(GAMES)) {
+      $(`${name}-view`).hidden = name !== game;
+      $(`tab-${name}`).setAttribute("aria-selected", String(name === game));
+    }
+    $("game-sub").textContent = GAMES[game].sub;
+    document.title = GAMES[game].title;
+    if (location.hash !== `#${game}`) history.replaceState(null, "", `#${game}`);
+    clearMessage();
+    for (const callback of shown.get(game) || []) callback();
+  }
+
+  function startTabs() {
+    for (const name of Object.keys(GAMES)) $(`tab-${name}`).addEventListener("click", () => showGame(name));
+    window.addEventListener("hashchange", () => showGame(location.hash.slice(1)));
+    showGame(location.hash.slice(1) || "volcano");
+  }
+
+  return { ApiError, api, showMessage, clearMessage, html, onShow, startTabs };
+})();
+
+// Volcano!: draws a position on a hex board and talks to /v1/volcano/*.
 (() => {
   // Axial directions in the spec's order; pointy-top hexes make the names literal.
   const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
@@ -33,44 +123,7 @@
 
   // ------------------------------------------------------------------ API
 
-  class ApiError extends Error {}
-
-  async function api(path, body) {
-    let response;
-    try {
-      response = await fetch(path, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(body),
-      });
-    } catch (e) {
-      throw new ApiError(`cannot reach the server (${e.message})`);
-    }
-    const text = await response.text();
-    let data = null;
-    try {
-      data = text ? JSON.parse(text) : null;
-    } catch (e) {
-      data = null;
-    }
-    if (!response.ok) {
-      const title = (data && data.title) || response.statusText || "Error";
-      const detail = (data && data.detail) || text.slice(0, 200);
-      throw new ApiError(`${response.status} ${title}: ${detail}`);
-    }
-    return data;
-  }
-
-  function showMessage(text, kind = "error") {
-    const box = $("message");
-    $("message-text").textContent = text;
-    box.className = "message" + (kind === "info" ? " info" : "");
-    box.hidden = false;
-  }
-
-  function clearMessage() {
-    $("message").hidden = true;
-  }
+  const { ApiError, api, showMessage, clearMessage, html } = SJ;
 
   // Run an async action with its button disabled and errors shown.
   async function busy(button, label, action) {
@@ -115,13 +168,6 @@
     const node = document.createElementNS(SVGNS, tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
     if (parent) parent.appendChild(node);
-    return node;
-  }
-
-  function html(tag, attrs = {}, text = null) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text !== null) node.textContent = text;
     return node;
   }
 
@@ -653,3 +699,673 @@
   render();
   generate();
 })();
+
+// Fire!: the aliens, weapons and piles of a position; reveals, moves, hints
+// and solves through /v1/fire/*.
+(() => {
+  const { ApiError, api, showMessage, clearMessage, html } = SJ;
+  const $ = (id) => document.getElementById(id);
+  const FIRES_AT = 10;
+
+  const state = {
+    position: null,     // the current position (after anything automatic)
+    check: null,        // its CheckResult: status and every legal move
+    initial: null,      // the CheckResult the game started from (Restart)
+    history: [],        // [{check, last}] for Undo
+    last: null,         // what led here: {reveal, side} or {move, before}
+    filter: null,       // a weapon whose moves alone are listed (it fires: pick target and battery)
+    strategy: null,     // {position, move} the fixed strategy's move here
+    busy: 0,            // requests running
+    started: false,
+  };
+
+  // ------------------------------------------------------------- helpers
+
+  const plural = (n, word) => `${n} ${n === 1 ? word : word.endsWith("y") ? word.slice(0, -1) + "ies" : word + "s"}`;
+  const energyOf = (pile) => pile.reduce((s, b) => s + b.energy, 0);
+  const crosshairsOf = (pile) => pile.reduce((s, b) => s + b.crosshairs, 0);
+  const batteryKey = (b) => `${b.energy},${b.crosshairs}`;
+  const sameMove = (a, b) => JSON.stringify(normMove(a)) === JSON.stringify(normMove(b));
+  const normMove = (m) => ({ weapon: m.weapon ?? null, target: m.target ?? null,
+    destroy: m.destroy ? { energy: m.destroy.energy, crosshairs: m.destroy.crosshairs } : null, give: !!m.give });
+
+  function pct(p) {
+    if (p > 0 && p < 1e-7) return "<0.00001%";
+    if (p > 0 && p < 1e-4) return `${(100 * p).toPrecision(2)}%`;
+    if (p < 1 && p > 1 - 1e-4) return p > 1 - 1e-7 ? ">99.99999%" : `${(100 * p).toFixed(5)}%`;
+    return `${(100 * p).toFixed(2)}%`;
+  }
+
+  function valueText(v) {
+    const [lo, hi] = v.interval;
+    return v.exact ? pct(v.win_probability) : `[${pct(lo)}, ${pct(hi)}] (not exact)`;
+  }
+
+  // A win probability: a bar (the proved interval lighter) and the number.
+  function valueNode(v) {
+    const [lo, hi] = v.exact ? [v.win_probability, v.win_probability] : v.interval;
+    const node = html("span", { class: "prob" + (v.exact ? "" : " inexact"),
+      title: v.exact ? "exact win probability" : "not exact: the search stopped; proved bounds on the win probability" });
+    const bar = html("span", { class: "pbar" });
+    const low = html("span", { class: "pbar-low" });
+    low.style.width = `${(100 * lo).toFixed(2)}%`;
+    const range = html("span", { class: "pbar-range" });
+    range.style.left = `${(100 * lo).toFixed(2)}%`;
+    range.style.width = `${(100 * (hi - lo)).toFixed(2)}%`;
+    bar.append(low, range);
+    node.append(bar, html("span", { class: "pnum" }, valueText(v)));
+    return node;
+  }
+
+  function badge(status) {
+    return html("span", { class: `badge ${status}` }, status);
+  }
+
+  function crosshairText(n) {
+    return n <= 3 ? "✛".repeat(n) : `${n}✛`;
+  }
+
+  function batteryNode(b, extra = "") {
+    const node = html("span", {
+      class: `battery e${b.energy}${extra ? " " + extra : ""}`,
+      title: `energy ${b.energy}, ${plural(b.crosshairs, "crosshair")}`,
+    });
+    node.append(html("b", {}, String(b.energy)), html("i", {}, crosshairText(b.crosshairs)));
+    return node;
+  }
+
+  // Each player's weapons and piles; solo has one side.
+  function sides(p) {
+    if (p.mode === "team") {
+      return p.players.map((pl, i) => ({ ...pl, index: i, name: `Player ${i + 1}`,
+        order_known: pl.order_known ?? p.order_known }));
+    }
+    return [{ weapons: p.weapons, draw: p.draw, discard: p.discard, destroyed: p.destroyed, exchanges: null,
+      index: 0, name: "Solo", order_known: p.order_known }];
+  }
+
+  const onTurn = (p) => sides(p)[p.mode === "team" ? p.turn : 0];
+
+  // The revealed battery on weapon ``w`` of the player on turn.
+  function shot(p, w) {
+    const weapon = onTurn(p).weapons[w];
+    const energy = energyOf(weapon) + p.revealed.energy;
+    const crosshairs = crosshairsOf(weapon) + p.revealed.crosshairs;
+    const fires = energy >= FIRES_AT;
+    return { energy, crosshairs, fires, damage: fires ? (energy - FIRES_AT) * crosshairs : 0 };
+  }
+
+  // Hits an alien takes from ``damage``: the next strengths whose sum fits.
+  function hitsFor(alien, damage) {
+    let h = 0;
+    let used = 0;
+    while (alien.hits + h < 4 && used + alien.strengths[alien.hits + h] <= damage) {
+      used += alien.strengths[alien.hits + h];
+      h += 1;
+    }
+    return h;
+  }
+
+  function moveNode(m, p) {
+    const span = html("span", { class: "ftext" });
+    if (m.give) {
+      const left = onTurn(p).exchanges - 1;
+      span.append(`Give it to player ${2 - p.turn} (face up on their draw pile; ${plural(left, "exchange")} left)`);
+      return span;
+    }
+    span.append(html("b", {}, `Weapon ${m.weapon + 1}`));
+    if (!p.revealed) return span;
+    const s = shot(p, m.weapon);
+    if (m.target === null || m.target === undefined) {
+      span.append(html("span", { class: "muted" }, ` → ${s.energy}/${FIRES_AT} energy, ${s.crosshairs}✛: holds`));
+      return span;
+    }
+    const h = hitsFor(p.aliens[m.target], s.damage);
+    span.append(` fires: (${s.energy} − ${FIRES_AT}) × ${s.crosshairs}✛ = ${s.damage} damage at `,
+      html("b", {}, `alien ${m.target + 1}`), ` → ${plural(h, "hit")}`);
+    if (m.destroy) span.append("; destroy ", batteryNode(m.destroy, "tiny"));
+    else span.append(html("span", { class: "win-text" }, " — wins"));
+    return span;
+  }
+
+  function formatPosition(p) {
+    const j = (v) => JSON.stringify(v);
+    const lines = Object.entries(p).map(([k, v]) => {
+      if ((k === "aliens" || k === "players") && Array.isArray(v) && v.length) {
+        return `  ${j(k)}: [\n${v.map((x) => "    " + j(x)).join(",\n")}\n  ]`;
+      }
+      return `  ${j(k)}: ${j(v)}`;
+    });
+    return "{\n" + lines.join(",\n") + "\n}";
+  }
+
+  // Run an async action with its button disabled and errors shown.
+  async function busy(button, label, action) {
+    const old = button.textContent;
+    if (label) button.textContent = label;
+    state.busy += 1;
+    renderButtons();
+    button.disabled = true;
+    try {
+      clearMessage();
+      await action();
+    } catch (e) {
+      showMessage(e instanceof ApiError ? e.message : `Error: ${e.message}`);
+      if (!(e instanceof ApiError)) console.error(e);
+    } finally {
+      state.busy -= 1;
+      button.textContent = old;
+      renderButtons();
+    }
+  }
+
+  // --------------------------------------------------------------- views
+
+  const STATUS_TEXT = {
+    win: () => "Every alien is destroyed: won.",
+    loss: () => "Lost: nothing left to draw, and no weapon can fire.",
+    reveal: (p) => `${p.mode === "team" ? `Player ${p.turn + 1}: r` : "R"}eveal the next battery.`,
+    decision: (p) => `${p.mode === "team" ? `Player ${p.turn + 1}: p` : "P"}ut the revealed battery on a weapon.`,
+  };
+
+  function renderStatus() {
+    const bar = $("fire-status");
+    bar.replaceChildren();
+    if (!state.check) {
+      bar.textContent = "No position loaded.";
+      return;
+    }
+    const p = state.position;
+    const alive = p.aliens.filter((a) => a.hits < 4).length;
+    bar.append(badge(state.check.status), STATUS_TEXT[state.check.status](p),
+      html("span", { class: "muted status-extra" },
+        ` ${p.mode === "team" ? "Team" : "Solo"} · ${alive} of ${plural(p.aliens.length, "alien")} alive · ` +
+        `${p.order_known ? "known order" : "hidden order"}`));
+  }
+
+  function renderAliens() {
+    const box = $("fire-aliens");
+    box.replaceChildren();
+    const p = state.position;
+    $("fire-aliens-info").textContent = "";
+    if (!p) return;
+    p.aliens.forEach((a, i) => {
+      const dead = a.hits >= 4;
+      const card = html("div", { class: "alien" + (dead ? " dead" : "") });
+      const head = html("div", { class: "alien-head" });
+      head.append(html("b", {}, `Alien ${i + 1}`),
+        html("span", { class: "small muted" }, dead ? "destroyed" : `${a.hits}/4 hits`));
+      const track = html("div", { class: "track" });
+      a.strengths.forEach((v, k) => {
+        const cls = k < a.hits ? "cell hit" : k === a.hits ? "cell next" : "cell";
+        const cell = html("span", { class: cls, title: k < a.hits ? "hit taken" : k === a.hits
+          ? `next hit: needs ${v} damage` : `strength ${v}` }, String(v));
+        track.append(cell);
+      });
+      card.append(head, track);
+      if (!dead) {
+        let sum = 0;
+        const need = [];
+        for (let k = a.hits; k < 4; k++) need.push((sum += a.strengths[k]));
+        card.append(html("div", { class: "small muted", title: "damage for 1, 2, ... more hits" },
+          `hits at ${need.join(" · ")} damage`));
+      }
+      box.append(card);
+    });
+  }
+
+  function renderTurn() {
+    const box = $("fire-turn-text");
+    box.replaceChildren();
+    const c = state.check;
+    if (!c) return;
+    const p = state.position;
+    const side = onTurn(p);
+    const who = p.mode === "team" ? `${side.name}: ` : "";
+    if (c.status === "decision") {
+      box.append(html("span", { class: "turn-label" }, `${who}revealed`), batteryNode(p.revealed, "big"),
+        html("span", { class: "muted" }, ` ${plural(c.moves.length, "legal move")} — click a weapon, a move or a hint`));
+    } else if (c.status === "reveal") {
+      const n = side.draw.length;
+      box.append(html("span", { class: "turn-label" }, `${who}reveal`),
+        html("span", { class: "muted" }, ` each of the ${plural(n, "battery")} in the draw pile is equally likely next`));
+    } else {
+      box.append(badge(c.status), c.status === "win" ? " The game is won." : " The game is lost.");
+    }
+  }
+
+  function weaponNode(p, side, w, onTurnSide) {
+    const weapon = side.weapons[w];
+    const c = state.check;
+    const energy = energyOf(weapon);
+    const crosshairs = crosshairsOf(weapon);
+    const moves = onTurnSide && c.status === "decision" ? c.moves.filter((m) => !m.give && m.weapon === w) : [];
+    const card = html("div", { class: "weapon" });
+    if (moves.length) card.classList.add("droppable");
+    if (state.filter === w && onTurnSide) card.classList.add("selected");
+
+    card.append(html("div", { class: "weapon-head" }, `Weapon ${w + 1}`));
+    const pile = html("div", { class: "weapon-batteries" });
+    if (weapon.length) weapon.forEach((b) => pile.append(batteryNode(b)));
+    else pile.append(html("span", { class: "muted small" }, "empty"));
+    card.append(pile);
+
+    const meter = html("div", { class: "meter", title: `${energy} of ${FIRES_AT} energy` });
+    const fill = html("span", { class: "meter-fill" });
+    fill.style.width = `${Math.min(100, (100 * energy) / FIRES_AT)}%`;
+    meter.append(fill);
+    let preview = null;
+    if (moves.length) {
+      preview = shot(p, w);
+      const add = html("span", { class: "meter-add" + (preview.fires ? " fires" : "") });
+      add.style.left = fill.style.width;
+      add.style.width = `${Math.max(0, Math.min(100, (100 * preview.energy) / FIRES_AT) - Math.min(100, (100 * energy) / FIRES_AT))}%`;
+      meter.append(add);
+    }
+    card.append(meter);
+    card.append(html("div", { class: "small charge", title: `fires at ${FIRES_AT}+ energy: damage (energy − ${FIRES_AT}) × crosshairs` },
+      `${energy}/${FIRES_AT} energy · ${crosshairs}✛ · fires with ${FIRES_AT - energy}+ more`));
+    if (preview) {
+      const r = p.revealed;
+      card.append(html("div", { class: "small preview" + (preview.fires ? " fires" : "") }, preview.fires
+        ? `+${r.energy} → ${preview.energy} energy, ${preview.crosshairs}✛: fires, ${preview.damage} damage`
+        : `+${r.energy} → ${preview.energy}/${FIRES_AT} energy, ${preview.crosshairs}✛: holds`));
+      card.title = moves.length === 1 ? "Click to put the revealed battery here"
+        : "Click to choose the target and the battery to destroy";
+      card.addEventListener("click", () => {
+        if (state.busy) return;
+        if (moves.length === 1) {
+          play(moves[0]);
+        } else {
+          state.filter = state.filter === w ? null : w;
+          render();
+        }
+      });
+    }
+    return card;
+  }
+
+  function pileNode(title, pile, { ordered = false, note = "", cls = "" } = {}) {
+    const box = html("div", { class: "pile " + cls });
+    const head = html("div", { class: "pile-head" });
+    head.append(html("b", {}, title), html("span", { class: "count" }, String(pile.length)));
+    if (note) head.append(html("span", { class: "small muted" }, note));
+    box.append(head);
+    const chips = html("div", { class: "chips" });
+    if (!pile.length) chips.append(html("span", { class: "muted small" }, "none"));
+    if (ordered) {
+      pile.forEach((b, i) => {
+        const chip = html("span", { class: "chip-b" + (i === 0 ? " first" : ""), title: i === 0 ? "next" : `${i + 1}.` });
+        chip.append(html("span", { class: "ord" }, String(i + 1)), batteryNode(b));
+        chips.append(chip);
+      });
+    } else {
+      const groups = new Map();
+      for (const b of pile) {
+        const k = batteryKey(b);
+        if (!groups.has(k)) groups.set(k, { b, n: 0 });
+        groups.get(k).n += 1;
+      }
+      [...groups.values()].sort((x, y) => x.b.energy - y.b.energy || x.b.crosshairs - y.b.crosshairs)
+        .forEach(({ b, n }) => {
+          const chip = html("span", { class: "chip-b" });
+          chip.append(batteryNode(b), html("span", { class: "times" }, `×${n}`));
+          chips.append(chip);
+        });
+    }
+    box.append(chips);
+    return box;
+  }
+
+  function pilesNode(p, side) {
+    const box = html("div", { class: "piles" });
+    const known = side.order_known;
+    box.append(
+      pileNode("Draw pile", side.draw, { ordered: known, note: known ? "known order: first is next" : "hidden order" }),
+      pileNode("Discard", side.discard, { note: "reshuffled when the draw pile runs out" }),
+      pileNode("Destroyed", side.destroyed, { note: "out for this level", cls: "destroyed" }));
+    return box;
+  }
+
+  function renderBoard() {
+    const weaponsBox = $("fire-weapons");
+    const pilesBox = $("fire-piles");
+    weaponsBox.replaceChildren();
+    pilesBox.replaceChildren();
+    const p = state.position;
+    if (!p) return;
+    const turnSide = onTurn(p);
+    if (p.mode !== "team") {
+      const row = html("div", { class: "weapons" });
+      p.weapons.forEach((_, w) => row.append(weaponNode(p, turnSide, w, true)));
+      weaponsBox.append(row);
+      pilesBox.append(pilesNode(p, turnSide));
+      return;
+    }
+    const grid = html("div", { class: "players" });
+    for (const side of sides(p)) {
+      const mine = side.index === p.turn;
+      const panel = html("div", { class: "player" + (mine ? " on-turn" : "") });
+      const head = html("div", { class: "player-head" });
+      head.append(html("b", {}, side.name));
+      if (mine && state.check.status !== "win" && state.check.status !== "loss") {
+        head.append(html("span", { class: "badge decision" }, "on turn"));
+      }
+      head.append(html("span", { class: "small muted", title: "Energy exchanges (gives) left this level" },
+        `${plural(side.exchanges, "exchange")} left`));
+      panel.append(head);
+      const row = html("div", { class: "weapons" });
+      side.weapons.forEach((_, w) => row.append(weaponNode(p, side, w, mine)));
+      panel.append(row, pilesNode(p, side));
+      grid.append(panel);
+    }
+    weaponsBox.append(grid);
+  }
+
+  function renderMoves() {
+    const list = $("fire-moves");
+    list.replaceChildren();
+    const info = $("fire-moves-info");
+    info.replaceChildren();
+    const c = state.check;
+    if (!c) return;
+    if (c.status !== "decision") {
+      list.append(html("li", { class: "muted static" },
+        c.status === "reveal" ? "Reveal a battery first." : "The game is over."));
+      return;
+    }
+    const p = state.position;
+    const shown = state.filter === null ? c.moves : c.moves.filter((m) => !m.give && m.weapon === state.filter);
+    info.append(`(${plural(c.moves.length, "move")}` + (state.filter === null ? ")" : `; weapon ${state.filter + 1} only) `));
+    if (state.filter !== null) {
+      const all = html("button", { type: "button", class: "text-button" }, "show all");
+      all.addEventListener("click", () => { state.filter = null; render(); });
+      info.append(all);
+    }
+    for (const m of shown) {
+      const li = html("li", { title: "Click to play it" });
+      if (state.strategy && state.strategy.position === p && sameMove(state.strategy.move, m)) {
+        li.classList.add("active");
+        li.title = "The fixed strategy's move; click to play it";
+      }
+      li.append(moveNode(m, p));
+      li.addEventListener("click", () => play(m));
+      list.append(li);
+    }
+  }
+
+  function renderStrategy() {
+    const box = $("fire-strategy");
+    box.replaceChildren();
+    const s = state.strategy;
+    if (!s || s.position !== state.position) return;
+    const play_ = html("button", { type: "button", class: "secondary small-button" }, "Play it");
+    play_.addEventListener("click", () => play(s.move));
+    box.append("Fixed strategy: ", moveNode(s.move, s.position), " ", play_);
+  }
+
+  function renderLast() {
+    const box = $("fire-last");
+    box.replaceChildren();
+    const last = state.last;
+    if (!state.check) {
+      box.textContent = "Start a level or load a position.";
+    } else if (!last) {
+      box.textContent = `Move ${state.history.length}: start.`;
+    } else if (last.reveal) {
+      box.append(`Move ${state.history.length}: ${last.who}revealed `, batteryNode(last.reveal, "tiny"));
+    } else {
+      box.append(`Move ${state.history.length}: `, moveNode(last.move, last.before));
+    }
+  }
+
+  // Every button is off while a request runs: one action at a time.
+  function renderButtons() {
+    const c = state.check;
+    const idle = state.busy === 0;
+    $("fire-reveal").disabled = !idle || !c || c.status !== "reveal";
+    $("fire-strategy-move").disabled = !idle || !c || c.status !== "decision";
+    $("fire-undo").disabled = !idle || state.history.length === 0;
+    $("fire-restart").disabled = !idle || !state.initial || state.history.length === 0;
+    $("fire-hint").disabled = !idle || !c;
+    $("fire-solve").disabled = !idle || !c;
+    for (const id of ["fire-new-solo", "fire-new-team", "fire-load"]) $(id).disabled = !idle;
+  }
+
+  function render() {
+    renderStatus();
+    renderAliens();
+    renderTurn();
+    renderBoard();
+    renderMoves();
+    renderStrategy();
+    renderLast();
+    renderButtons();
+  }
+
+  // ---------------------------------------------------------------- game
+
+  function setPosition(check, last, { reset = false } = {}) {
+    state.check = check;
+    state.position = check.position;
+    state.last = last;
+    state.filter = null;
+    state.strategy = null;
+    if (reset) {
+      state.initial = check;
+      state.history = [];
+    }
+    clearHint();
+    clearSolve();
+    $("fire-json").value = formatPosition(check.position);
+    render();
+    if (check.status === "win") showMessage("Won: every alien is destroyed.", "info");
+    else if (check.status === "loss") showMessage("Lost: the piles are empty and no weapon can fire.", "info");
+  }
+
+  // The CheckResult of a position a replay reached (a game over has no moves).
+  async function checked(result) {
+    if (result.status === "win" || result.status === "loss") {
+      return { status: result.status, position: result.position, moves: [] };
+    }
+    return api("/v1/fire/check", { position: result.position });
+  }
+
+  function play(move) {
+    if (state.busy || !state.check || state.check.status !== "decision") return;
+    return busy($("fire-undo"), null, async () => {
+      const before = state.position;
+      const after = await api("/v1/fire/apply", { position: before, move });
+      state.history.push({ check: state.check, last: state.last });
+      setPosition(after, { move, before });
+    });
+  }
+
+  function reveal() {
+    if (state.busy || !state.check || state.check.status !== "reveal") return;
+    busy($("fire-reveal"), "Revealing…", async () => {
+      const p = state.position;
+      const side = onTurn(p);
+      if (!side.draw.length) throw new ApiError("The draw pile is empty.");
+      // Uniform over the batteries in the pile (the multiset is open).
+      const pick = new Uint32Array(1);
+      crypto.getRandomValues(pick);
+      const battery = side.draw[pick[0] % side.draw.length];
+      const result = await api("/v1/fire/replay", { position: p, steps: [{ reveal: battery }] });
+      if (result.error) throw new ApiError(`Reveal: ${result.error}`);
+      const after = await checked(result);
+      state.history.push({ check: state.check, last: state.last });
+      setPosition(after, { reveal: battery, who: p.mode === "team" ? `${side.name} ` : "" });
+    });
+  }
+
+  function undo() {
+    const prev = state.history.pop();
+    if (!prev) return;
+    setPosition(prev.check, prev.last);
+    clearMessage();
+  }
+
+  function restart() {
+    if (!state.initial) return;
+    setPosition(state.initial, null, { reset: true });
+    clearMessage();
+  }
+
+  function strategyMove() {
+    if (!state.check || state.check.status !== "decision") return;
+    busy($("fire-strategy-move"), "Asking…", async () => {
+      const position = state.position;
+      const move = await api("/v1/fire/strategy-move", { position });
+      if (position !== state.position) return;
+      state.strategy = { position, move };
+      render();
+    });
+  }
+
+  // ---------------------------------------------------------------- level
+
+  function newLevel(id, button) {
+    busy(button, "Dealing…", async () => {
+      const aliens = Number($("fire-aliens-count").value) || 1;
+      const params = new URLSearchParams({ aliens: String(aliens) });
+      let seed = null;
+      if ($("fire-known").checked) {
+        const pick = new Uint32Array(1);
+        crypto.getRandomValues(pick);
+        seed = pick[0];
+        params.set("seed", String(seed));
+      }
+      const data = await api(`/v1/fire/levels?${params}`);
+      const entry = data.levels.find((l) => l.id === id);
+      if (!entry) throw new ApiError(`the server has no level ${id}`);
+      const check = await api("/v1/fire/check", { position: entry.position });
+      const info = $("fire-level-info");
+      info.replaceChildren();
+      info.append(html("div", {}, `${entry.level.name}: ${aliens} of ${plural(entry.level.aliens.length, "alien")}, ` +
+        (seed === null ? "hidden order" : `known order (seed ${seed})`) + "."));
+      info.append(html("div", { class: "assumed" }, "Assumed (not printed in the rulebook): " +
+        entry.level.assumptions.join("; ") + "."));
+      setPosition(check, null, { reset: true });
+    });
+  }
+
+  function load() {
+    busy($("fire-load"), "Loading…", async () => {
+      let parsed;
+      try {
+        parsed = JSON.parse($("fire-json").value);
+      } catch (e) {
+        throw new ApiError(`Position JSON: ${e.message}`);
+      }
+      const check = await api("/v1/fire/check", { position: parsed });
+      $("fire-level-info").textContent = "Loaded from JSON.";
+      setPosition(check, null, { reset: true });
+    });
+  }
+
+  // ----------------------------------------------------------------- hint
+
+  function clearHint() {
+    $("fire-hint-list").replaceChildren();
+    $("fire-hint-info").textContent = "";
+  }
+
+  function statsText(s) {
+    return `${s.nodes.toLocaleString()} nodes · ${s.seconds.toFixed(2)} s` + (s.stopped_by ? ` · stopped by ${s.stopped_by}` : "");
+  }
+
+  function choiceItem(c, p, clickable) {
+    const li = html("li", { class: clickable ? "" : "static",
+      title: clickable ? "Click to play it" : "The choices if this battery comes up" });
+    li.append(valueNode(c), moveNode(c.move, p));
+    if (c.equivalent.length) {
+      li.append(html("span", { class: "eq small muted", title: "Other moves that reach the same state" },
+        `+${c.equivalent.length} equiv.`));
+    }
+    if (clickable) li.addEventListener("click", () => play(c.move));
+    return li;
+  }
+
+  function hint() {
+    if (!state.position) return;
+    busy($("fire-hint"), "Thinking…", async () => {
+      const seconds = Math.max(0.1, Number($("fire-hint-seconds").value) || 3);
+      const position = state.position;
+      const result = await api("/v1/fire/hint", { position, limit: { seconds } });
+      if (position !== state.position) return; // the game moved on meanwhile
+      clearHint();
+      const info = $("fire-hint-info");
+      info.append(html("div", { class: "hint-value" }, "Win probability here: "), valueNode(result));
+      info.append(html("div", {}, statsText(result.stats)));
+      const list = $("fire-hint-list");
+      const p = result.position;
+      if (result.status === "decision") {
+        for (const c of result.choices) list.append(choiceItem(c, p, true));
+      } else if (result.status === "reveal") {
+        const n = onTurn(p).draw.length;
+        for (const r of result.reveals) {
+          const head = html("li", { class: "group static", title: "If this battery comes up" });
+          const count = Math.round(r.probability * n);
+          head.append(html("span", { class: "if" }, "if"), batteryNode(r.battery),
+            html("span", { class: "small" }, `comes up (${count} of ${n}, ${pct(r.probability)})`), valueNode(r));
+          list.append(head);
+          const rp = { ...p, revealed: r.battery };
+          for (const c of r.choices) {
+            const li = choiceItem(c, rp, false);
+            li.classList.add("sub");
+            list.append(li);
+          }
+        }
+      } else {
+        list.append(html("li", { class: "static muted" }, `The game is over (${result.status}).`));
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- solve
+
+  function clearSolve() {
+    $("fire-solve-verdict").replaceChildren();
+    $("fire-solve-stats").textContent = "";
+  }
+
+  function solve() {
+    if (!state.position) return;
+    busy($("fire-solve"), "Solving…", async () => {
+      const seconds = Math.max(0.1, Number($("fire-solve-seconds").value) || 5);
+      const position = state.position;
+      const result = await api("/v1/fire/solve", { position, limit: { seconds } });
+      if (position !== state.position) return;
+      clearSolve();
+      $("fire-solve-verdict").append("Win probability under optimal play: ", valueNode(result));
+      $("fire-solve-stats").textContent = statsText(result.stats) +
+        ` · ${result.stats.states_stored.toLocaleString()} states stored`;
+    });
+  }
+
+  // ----------------------------------------------------------------- wire
+
+  $("fire-new-solo").addEventListener("click", () => newLevel("solo-1", $("fire-new-solo")));
+  $("fire-new-team").addEventListener("click", () => newLevel("team-1", $("fire-new-team")));
+  $("fire-load").addEventListener("click", load);
+  $("fire-revert").addEventListener("click", () => {
+    if (state.position) $("fire-json").value = formatPosition(state.position);
+  });
+  $("fire-reveal").addEventListener("click", reveal);
+  $("fire-strategy-move").addEventListener("click", strategyMove);
+  $("fire-undo").addEventListener("click", undo);
+  $("fire-restart").addEventListener("click", restart);
+  $("fire-hint").addEventListener("click", hint);
+  $("fire-solve").addEventListener("click", solve);
+
+  render();
+  // The first time the view is shown, deal a small solo level.
+  SJ.onShow("fire", () => {
+    if (state.started) return;
+    state.started = true;
+    newLevel("solo-1", $("fire-new-solo"));
+  });
+})();
+
+SJ.startTabs();

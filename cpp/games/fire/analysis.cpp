@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <tuple>
 
 #include "core/rng.hpp"
@@ -25,6 +26,7 @@ struct StrategyGame {
     Child c;
     c.move = strategy_move(game, s);
     c.state = game.apply(s, c.move);
+    c.key = game.key(c.state);
     out.push_back(c);
   }
 };
@@ -121,40 +123,33 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
 
 Move strategy_move(const Game& game, const State& s) {
   // Every tie is broken by what the choices are, never by input position,
-  // so symmetric states get symmetric moves (the table merges them).
-  const std::vector<Move> moves = game.legal_moves(s);
+  // so symmetric states get symmetric moves (the table merges them). Reads
+  // the state directly: policy evaluation calls this at every decision.
   const Battery& revealed = game.battery(s.revealed);
-  const PositionSpec spec = game.to_spec(s);
-  const auto& weapons = spec.players[s.turn].weapons;
-  auto weapon_energy = [&](int w) {
-    int e = revealed.energy;
-    for (const Battery& b : weapons[static_cast<size_t>(w)]) e += b.energy;
-    return e;
-  };
+  auto energy = [&](int w) { return game.weapon_energy(s, w) + revealed.energy; };
   auto shot_hits = [&](const Move& m) {
-    int x = revealed.crosshairs;
-    for (const Battery& b : weapons[static_cast<size_t>(m.weapon)]) x += b.crosshairs;
-    return game.hits_from(m.target, s.hits[static_cast<size_t>(m.target)], (weapon_energy(m.weapon) - kFireAt) * x);
+    const int damage = (energy(m.weapon) - kFireAt) * (game.weapon_crosshairs(s, m.weapon) + revealed.crosshairs);
+    return game.hits_from(m.target, s.hits[static_cast<size_t>(m.target)], damage);
   };
   // Larger is better: hits, then the target's damage so far, then the
   // weakest battery destroyed, then the fuller weapon.
   auto fire_rank = [&](const Move& m) {
-    const int destroyed = m.destroy < 0 ? -1 : m.destroy;
-    return std::make_tuple(shot_hits(m), s.hits[static_cast<size_t>(m.target)], -destroyed, -m.target,
-                           weapons[static_cast<size_t>(m.weapon)]);
+    return std::make_tuple(shot_hits(m), s.hits[static_cast<size_t>(m.target)], -m.destroy, -m.target,
+                           game.weapon_kinds(s, m.weapon));
   };
-  const Move* best = nullptr;
-  for (const Move& m : moves)
-    if (!m.give && m.target >= 0 && shot_hits(m) > 0 && (!best || fire_rank(m) > fire_rank(*best))) best = &m;
-  if (best) return *best;
-  auto charge_rank = [&](const Move& m) { return std::make_tuple(weapon_energy(m.weapon), weapons[static_cast<size_t>(m.weapon)]); };
-  for (const Move& m : moves)
-    if (!m.give && m.target < 0 && (!best || charge_rank(m) > charge_rank(*best))) best = &m;
-  if (best) return *best;
+  auto charge_rank = [&](const Move& m) { return std::make_tuple(energy(m.weapon), game.weapon_kinds(s, m.weapon)); };
+  std::optional<Move> hit, charge, any;
+  game.for_each_legal_move(s, [&](const Move& m) {
+    if (m.give) return;
+    if (m.target < 0) {
+      if (!charge || charge_rank(m) > charge_rank(*charge)) charge = m;
+      return;
+    }
+    if (shot_hits(m) > 0 && (!hit || fire_rank(m) > fire_rank(*hit))) hit = m;
+    if (!any || fire_rank(m) > fire_rank(*any)) any = m;
+  });
   // Every weapon would fire for nothing: ranked as shots are.
-  for (const Move& m : moves)
-    if (!m.give && (!best || fire_rank(m) > fire_rank(*best))) best = &m;
-  return *best;
+  return hit ? *hit : charge ? *charge : *any;
 }
 
 SolveResult strategy_value(const Game& game, const Limits& limits, Control* control) {

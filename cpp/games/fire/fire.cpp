@@ -49,14 +49,13 @@ Game::Game(const PositionSpec& spec) {
   if (spec.aliens.empty() || spec.aliens.size() > kMaxAliens)
     throw InvalidInput("aliens: need 1.." + std::to_string(kMaxAliens) + ", got " +
                        std::to_string(spec.aliens.size()));
-  weapons_ = static_cast<int>(spec.players[0].weapons.size());
   for (int p = 0; p < players_; ++p) {
     const PlayerSpec& ps = spec.players[static_cast<size_t>(p)];
     const std::string who = spec.team ? "players[" + std::to_string(p) + "]." : "";
     const int w = static_cast<int>(ps.weapons.size());
     if (w < 1 || w > kMaxWeapons)
       throw InvalidInput(who + "weapons: need 1.." + std::to_string(kMaxWeapons) + ", got " + std::to_string(w));
-    if (w != weapons_) throw InvalidInput("players: both players need the same number of weapons");
+    weapons_[static_cast<size_t>(p)] = w;
     if (ps.exchanges < 0 || ps.exchanges > (spec.team ? kMaxExchanges : 0))
       throw InvalidInput(who + "exchanges: must be 0.." + std::to_string(spec.team ? kMaxExchanges : 0) +
                          ", got " + std::to_string(ps.exchanges));
@@ -132,13 +131,14 @@ Game::Game(const PositionSpec& spec) {
     if (al.hits < 4) ++s.live_aliens;
   }
 
-  const int codes = players_ * (2 + weapons_) + 1;
+  int codes = 2;  // destroyed, revealed
+  for (int p = 0; p < players_; ++p) codes += 2 + weapons(p);
   location_bits_ = std::bit_width(static_cast<unsigned>(codes - 1));
   for (int p = 0; p < players_; ++p) {
     const PlayerSpec& ps = spec.players[static_cast<size_t>(p)];
     const size_t pi = static_cast<size_t>(p);
     auto add = [&](int loc, const Battery& b) { ++s.count[static_cast<size_t>(loc)][static_cast<size_t>(kind_of(b))]; };
-    for (int w = 0; w < weapons_; ++w)
+    for (int w = 0; w < weapons(p); ++w)
       for (const Battery& b : ps.weapons[static_cast<size_t>(w)]) {
         add(loc_weapon(p, w), b);
         s.energy[static_cast<size_t>(slot(p, w))] = static_cast<uint8_t>(s.energy[static_cast<size_t>(slot(p, w))] + b.energy);
@@ -180,14 +180,17 @@ Game::Key Game::key(const State& s) const {
   // Each player's weapons in a canonical order: sorted by their contents.
   std::array<int, kMaxPlayers * kMaxWeapons> rank_loc{};
   for (int p = 0; p < players_; ++p) {
-    int* ws = &rank_loc[static_cast<size_t>(p * weapons_)];
-    for (int w = 0; w < weapons_; ++w) ws[w] = loc_weapon(p, w);
-    std::sort(ws, ws + weapons_, [&](int a, int b) {
+    int* ws = &rank_loc[static_cast<size_t>(slot(p, 0))];
+    for (int w = 0; w < weapons(p); ++w) ws[w] = loc_weapon(p, w);
+    std::sort(ws, ws + weapons(p), [&](int a, int b) {
       return s.count[static_cast<size_t>(a)] < s.count[static_cast<size_t>(b)];
     });
   }
-  // Every battery's location code, kind by kind, codes ascending.
-  const int destroyed_code = players_ * (2 + weapons_);
+  // Every battery's location code, kind by kind, codes ascending; the
+  // revealed battery has a code of its own, so every key has the same
+  // length (a variable-length key would let two states collide).
+  int destroyed_code = 0;
+  for (int p = 0; p < players_; ++p) destroyed_code += 2 + weapons(p);
   for (int k = 0; k < kinds_count_; ++k) {
     const size_t ki = static_cast<size_t>(k);
     int code = 0;
@@ -197,9 +200,10 @@ Game::Key Game::key(const State& s) const {
     for (int p = 0; p < players_; ++p) {
       emit(loc_draw(p), code++);
       emit(loc_discard(p), code++);
-      for (int r = 0; r < weapons_; ++r) emit(rank_loc[static_cast<size_t>(p * weapons_ + r)], code++);
+      for (int r = 0; r < weapons(p); ++r) emit(rank_loc[static_cast<size_t>(slot(p, r))], code++);
     }
     for (int p = 0; p < players_; ++p) emit(loc_destroyed(p), destroyed_code);
+    if (s.revealed == k) out.put(static_cast<uint64_t>(destroyed_code + 1), location_bits_);
   }
   // Hits, sorted within each group of equal aliens.
   std::array<uint8_t, kMaxAliens> hits = s.hits;
@@ -209,7 +213,6 @@ Game::Key Game::key(const State& s) const {
          --b)
       std::swap(hits[static_cast<size_t>(b)], hits[static_cast<size_t>(b - 1)]);
   for (int a = 0; a < aliens_; ++a) out.put(hits[static_cast<size_t>(a)], 3);
-  out.put(static_cast<uint64_t>(s.revealed + 1), 5);
   out.put(s.turn, 1);
   for (int p = 0; p < players_; ++p) {
     out.put(s.exchanges[static_cast<size_t>(p)], 2);
@@ -313,7 +316,7 @@ double Game::upper_bound(const State& s) const {
   if (relaxed_.empty()) return cheap_upper_bound(s);
   uint32_t pool = 0;
   for (int p = 0; p < players_; ++p)
-    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons_; ++loc)
+    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons(p); ++loc)
       if (loc != loc_destroyed(p))
         for (int k = 0; k < kinds_count_; ++k)
           pool += s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)] * pool_radix_[static_cast<size_t>(k)];
@@ -336,7 +339,7 @@ double Game::cheap_upper_bound(const State& s) const {
     if (count > 0) max_energy = std::max(max_energy, b.energy);
   };
   for (int p = 0; p < players_; ++p)
-    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons_; ++loc)
+    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons(p); ++loc)
       if (loc != loc_destroyed(p))
         for (int k = 0; k < kinds_count_; ++k) add(k, s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)]);
   if (s.revealed >= 0) add(s.revealed, 1);
@@ -419,39 +422,11 @@ void Game::chance_children(const State& s, std::vector<Child>& out) const {
     if (c == 0) continue;
     Child child;
     child.state = reveal(s, k);
+    child.key = key(child.state);
     child.probability = c / n;
     child.reveal = static_cast<int8_t>(k);
     out.push_back(child);
   }
-}
-
-// Calls f(move) for every legal move: each weapon; when it fires, each live
-// alien (one of each group at the same hits) and each kind it could destroy.
-template <class F>
-void Game::for_each_move(const State& s, F&& f) const {
-  const int p = s.turn, t = s.revealed;
-  const Battery& b = kinds_[static_cast<size_t>(t)];
-  for (int w = 0; w < weapons_; ++w) {
-    const size_t sl = static_cast<size_t>(slot(p, w));
-    if (s.energy[sl] + b.energy < kFireAt) {
-      f(Move{false, static_cast<int8_t>(w), -1, -1});
-      continue;
-    }
-    const auto& on = s.count[static_cast<size_t>(loc_weapon(p, w))];
-    const int damage = (s.energy[sl] + b.energy - kFireAt) * (s.crosshairs[sl] + b.crosshairs);
-    for (int a = 0; a < aliens_; ++a) {
-      const int hits = s.hits[static_cast<size_t>(a)];
-      if (hits >= 4) continue;
-      if (s.live_aliens == 1 && hits + hits_from(a, hits, damage) >= 4) {
-        f(Move{false, static_cast<int8_t>(w), static_cast<int8_t>(a), -1});  // the winning shot destroys nothing
-        continue;
-      }
-      for (int k = 0; k < kinds_count_; ++k)
-        if (on[static_cast<size_t>(k)] > 0 || k == t)
-          f(Move{false, static_cast<int8_t>(w), static_cast<int8_t>(a), static_cast<int8_t>(k)});
-    }
-  }
-  if (players_ == 2 && s.exchanges[static_cast<size_t>(p)] > 0) f(Move{true, -1, -1, -1});
 }
 
 State Game::after(const State& s, const Move& m) const {
@@ -474,10 +449,12 @@ State Game::after(const State& s, const Move& m) const {
   if (c.energy[sl] >= kFireAt) {
     const size_t a = static_cast<size_t>(m.target);
     c.hits[a] = static_cast<uint8_t>(c.hits[a] + hits_from(m.target, c.hits[a], (c.energy[sl] - kFireAt) * c.crosshairs[sl]));
-    if (c.hits[a] >= 4 && --c.live_aliens == 0) return c;  // won at once, nothing destroyed
+    const bool won = c.hits[a] >= 4 && --c.live_aliens == 0;  // at once: nothing is destroyed
     auto& discard = c.count[static_cast<size_t>(loc_discard(p))];
-    --on[static_cast<size_t>(m.destroy)];
-    ++c.count[static_cast<size_t>(loc_destroyed(p))][static_cast<size_t>(m.destroy)];
+    if (!won) {
+      --on[static_cast<size_t>(m.destroy)];
+      ++c.count[static_cast<size_t>(loc_destroyed(p))][static_cast<size_t>(m.destroy)];
+    }
     for (int k = 0; k < kinds_count_; ++k) {
       const size_t ki = static_cast<size_t>(k);
       discard[ki] = static_cast<uint8_t>(discard[ki] + on[ki]);
@@ -486,6 +463,7 @@ State Game::after(const State& s, const Move& m) const {
     }
     c.energy[sl] = 0;
     c.crosshairs[sl] = 0;
+    if (won) return c;
   }
   end_turn(c);
   return c;
@@ -542,8 +520,8 @@ Move Game::move_from_spec(const State& s, const MoveSpec& m) const {
       throw InvalidInput("move: player " + std::to_string(p) + " has no energy exchanges left");
     return Move{true, -1, -1, -1};
   }
-  if (m.weapon < 0 || m.weapon >= weapons_)
-    throw InvalidInput("move.weapon: must be 0.." + std::to_string(weapons_ - 1) + ", got " + std::to_string(m.weapon));
+  if (m.weapon < 0 || m.weapon >= weapons(p))
+    throw InvalidInput("move.weapon: must be 0.." + std::to_string(weapons(p) - 1) + ", got " + std::to_string(m.weapon));
   const size_t sl = static_cast<size_t>(slot(p, m.weapon));
   const Battery& b = kinds_[static_cast<size_t>(s.revealed)];
   const int energy = s.energy[sl] + b.energy;
@@ -607,7 +585,7 @@ PositionSpec Game::to_spec(const State& s) const {
   for (int p = 0; p < players_; ++p) {
     const size_t pi = static_cast<size_t>(p);
     PlayerSpec ps;
-    for (int w = 0; w < weapons_; ++w) ps.weapons.push_back(list(loc_weapon(p, w)));
+    for (int w = 0; w < weapons(p); ++w) ps.weapons.push_back(list(loc_weapon(p, w)));
     ps.discard = list(loc_discard(p));
     ps.destroyed = list(loc_destroyed(p));
     ps.exchanges = s.exchanges[pi];

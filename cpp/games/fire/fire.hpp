@@ -101,7 +101,7 @@ struct Child {
   double probability = 1;  // chance outcomes
   Move move;               // decisions
   int8_t reveal = -1;      // chance outcomes: the kind revealed
-  Key128 key;              // decisions: for merging moves that reach one state
+  Key128 key;              // the state's key (the search reuses it)
   int score = 0;           // decisions: move order
 };
 
@@ -126,6 +126,10 @@ class Game {
   void decision_children(const State& s, std::vector<Child>& out) const;
   // Every legal move, unmerged, in input terms.
   std::vector<Move> legal_moves(const State& s) const;
+  template <class F>
+  void for_each_legal_move(const State& s, F&& f) const {
+    if (kind(s) == NodeKind::kDecision) for_each_move(s, f);
+  }
   State apply(const State& s, const Move& m) const;
   State reveal(const State& s, int kind) const;
 
@@ -139,13 +143,22 @@ class Game {
 
   // Hits an alien (game order) at `hits` takes from damage `damage`.
   int hits_from(int alien, int hits, int damage) const;
+  // Weapon w of the player on turn: its batteries by kind, energy, crosshairs.
+  const std::array<uint8_t, kMaxKinds>& weapon_kinds(const State& s, int w) const {
+    return s.count[static_cast<size_t>(loc_weapon(s.turn, w))];
+  }
+  int weapon_energy(const State& s, int w) const { return s.energy[static_cast<size_t>(slot(s.turn, w))]; }
+  int weapon_crosshairs(const State& s, int w) const { return s.crosshairs[static_cast<size_t>(slot(s.turn, w))]; }
 
  private:
-  int loc_draw(int p) const { return p * (3 + weapons_); }
-  int loc_discard(int p) const { return p * (3 + weapons_) + 1; }
-  int loc_destroyed(int p) const { return p * (3 + weapons_) + 2; }
-  int loc_weapon(int p, int w) const { return p * (3 + weapons_) + 3 + w; }
-  int slot(int p, int w) const { return p * weapons_ + w; }
+  // Player p's locations start at p * (3 + kMaxWeapons), whatever its own
+  // number of weapons.
+  static int loc_draw(int p) { return p * (3 + kMaxWeapons); }
+  static int loc_discard(int p) { return loc_draw(p) + 1; }
+  static int loc_destroyed(int p) { return loc_draw(p) + 2; }
+  static int loc_weapon(int p, int w) { return loc_draw(p) + 3 + w; }
+  static int slot(int p, int w) { return p * kMaxWeapons + w; }
+  int weapons(int p) const { return weapons_[static_cast<size_t>(p)]; }
 
   template <class F>
   void for_each_move(const State& s, F&& f) const;
@@ -167,7 +180,7 @@ class Game {
   mutable std::vector<int8_t> relaxed_;  // memo [pool * 5^aliens + hits code]: -1 unknown
 
   int players_ = 1;
-  int weapons_ = 3;  // per player
+  std::array<int, kMaxPlayers> weapons_{};  // per player
   int aliens_ = 0;
   int kinds_count_ = 0;
   std::array<Battery, kMaxKinds> kinds_{};   // sorted by energy, then crosshairs
@@ -178,5 +191,35 @@ class Game {
   int location_bits_ = 3;
   State initial_;
 };
+
+// Calls f(move) for every legal move: each weapon; when it fires, each live
+// alien and each kind of battery it could destroy (equal aliens give equal
+// keys, and decision_children merges them).
+template <class F>
+void Game::for_each_move(const State& s, F&& f) const {
+  const int p = s.turn, t = s.revealed;
+  const Battery& b = kinds_[static_cast<size_t>(t)];
+  for (int w = 0; w < weapons(p); ++w) {
+    const size_t sl = static_cast<size_t>(slot(p, w));
+    if (s.energy[sl] + b.energy < kFireAt) {
+      f(Move{false, static_cast<int8_t>(w), -1, -1});
+      continue;
+    }
+    const auto& on = s.count[static_cast<size_t>(loc_weapon(p, w))];
+    const int damage = (s.energy[sl] + b.energy - kFireAt) * (s.crosshairs[sl] + b.crosshairs);
+    for (int a = 0; a < aliens_; ++a) {
+      const int hits = s.hits[static_cast<size_t>(a)];
+      if (hits >= 4) continue;
+      if (s.live_aliens == 1 && hits + hits_from(a, hits, damage) >= 4) {
+        f(Move{false, static_cast<int8_t>(w), static_cast<int8_t>(a), -1});  // the winning shot destroys nothing
+        continue;
+      }
+      for (int k = 0; k < kinds_count_; ++k)
+        if (on[static_cast<size_t>(k)] > 0 || k == t)
+          f(Move{false, static_cast<int8_t>(w), static_cast<int8_t>(a), static_cast<int8_t>(k)});
+    }
+  }
+  if (players_ == 2 && s.exchanges[static_cast<size_t>(p)] > 0) f(Move{true, -1, -1, -1});
+}
 
 }  // namespace sj::fire

@@ -1,0 +1,102 @@
+"""Benchmarks for the Fire! solver. Prints markdown tables: ratios measured
+side by side in one run (C++ against the Python reference, pruning on
+against off), nodes/s, states stored and memory.
+
+    .venv/bin/python bench/fire.py [--seconds 60] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import fire_reference as ref  # noqa: E402  (the independent Python brute force)
+
+from smokejumper import Limit, fire  # noqa: E402
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def value_text(v: fire.Value) -> str:
+    lo, hi = v.interval
+    return f"{v.win_probability:.9f}" if v.exact else f"[{lo:.9f}, {hi:.9f}]"
+
+
+def levels(seconds: float, aliens: list[int], games: int) -> None:
+    print(f"\n## Level 1 from its start (limit {seconds:g} s each, one core, 4 GiB table)\n")
+    print("| level | aliens | optimal win probability | exact | nodes | states stored | nodes/s | "
+          "fixed strategy (exact) | fixed strategy (simulated) |")
+    print("| --- | ---: | --- | --- | ---: | ---: | ---: | --- | --- |")
+    for level in (fire.levels.default_level1(), fire.levels.team_level1()):
+        for a in aliens:
+            position = level.position(aliens=a)
+            limit = Limit(seconds=seconds, memory_mb=4096)
+            r = fire.solve(position, limit)
+            s = fire.strategy(position, games=games, seed=1, limit=limit)
+            print(f"| {level.name} | {a} | {value_text(r)} | {r.exact} | {r.stats.nodes:,} | "
+                  f"{r.stats.states_stored:,} | {r.stats.nodes_per_second:,.0f} | {value_text(s)} | "
+                  f"{s.wins / max(1, s.games):.4f} ({s.games:,} games) |", flush=True)
+    print(f"\npeak RSS so far {peak_rss_mb():.0f} MiB")
+
+
+def small_decks(seconds: float) -> None:
+    """Exact values where the exact search finishes: one alien, the first
+    batteries of the Level 1 deck."""
+    print(f"\n## One alien, the first n batteries of the Level 1 deck (limit {seconds:g} s)\n")
+    print("| n | win probability | exact | nodes | states | seconds | nodes/s | without pruning: nodes | ratio |")
+    print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    deck = fire.levels.default_level1().deck
+    for n in (9, 10, 11, 12, 13):
+        position = fire.levels.default_level1().position(aliens=1).model_copy(update={"draw": deck[:n]})
+        r = fire.solve(position, Limit(seconds=seconds, memory_mb=4096))
+        plain = fire.solve(position, Limit(seconds=seconds, memory_mb=4096), use_pruning=False)
+        ratio = plain.stats.nodes / max(1, r.stats.nodes)
+        print(f"| {n} | {value_text(r)} | {r.exact} | {r.stats.nodes:,} | {r.stats.states_stored:,} | "
+              f"{r.stats.seconds:.2f} | {r.stats.nodes_per_second:,.0f} | {plain.stats.nodes:,}"
+              f"{'' if plain.exact else ' (unfinished)'} | {ratio:.2f}x |", flush=True)
+
+
+def reference_ratio(count: int) -> None:
+    rng = random.Random(7)
+    positions = [ref.random_position(rng, "solo", max_cards=8) for _ in range(count)]
+    positions += [ref.random_position(rng, "team", max_cards=8) for _ in range(count)]
+    t0 = time.perf_counter()
+    mine = [fire.solve(p).win_probability for p in positions]
+    t_cpp = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    theirs = [float(ref.win_probability(p)) for p in positions]
+    t_ref = time.perf_counter() - t0
+    worst = max(abs(a - b) for a, b in zip(mine, theirs))
+    print(f"\n## C++ against the Python reference ({len(positions)} small positions, solo and team)\n")
+    print("| C++ seconds | reference seconds | ratio | largest difference |")
+    print("| ---: | ---: | ---: | ---: |")
+    print(f"| {t_cpp:.3f} | {t_ref:.3f} | {t_ref / t_cpp:.0f}x | {worst:.1e} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=60.0, help="limit per search")
+    parser.add_argument("--quick", action="store_true", help="a short run (smoke test)")
+    args = parser.parse_args()
+    print(f"# Fire! benchmarks ({time.strftime('%Y-%m-%d')})")
+    if args.quick:
+        reference_ratio(10)
+        small_decks(min(args.seconds, 5))
+        levels(min(args.seconds, 5), [1], 2000)
+    else:
+        reference_ratio(40)
+        small_decks(args.seconds)
+        levels(args.seconds, [1, 2, 5], 100000)
+    print(f"\npeak RSS: {peak_rss_mb():.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

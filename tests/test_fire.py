@@ -1,0 +1,331 @@
+"""Fire!: the C++ expectimax against the independent brute force in
+fire_reference.py (exact fractions), plus properties of values, hints,
+canonical keys, limits and input checks."""
+
+from __future__ import annotations
+
+import copy
+import random
+from fractions import Fraction
+
+import fire_reference as ref
+import pytest
+
+from smokejumper import Control, InvalidPositionError, Limit, fire
+from smokejumper import _core
+
+TOL = 1e-9
+
+
+def cases(mode: str, count: int, seed: int, **kw) -> list[dict]:
+    rng = random.Random(seed)
+    return [ref.random_position(rng, mode, **kw) for _ in range(count)]
+
+
+# Generating a case solves it with the reference (to keep mostly undecided
+# ones), so these counts are what the suite's time allows.
+SOLO = cases("solo", 100, 11)
+SOLO_REVEALED = cases("solo", 60, 12, revealed=True)
+SOLO_KNOWN = cases("solo", 40, 13, order_known=True)
+TEAM = cases("team", 60, 14, keep_decided=0.1)
+TEAM_REVEALED = cases("team", 40, 15, revealed=True, keep_decided=0.1)
+TEAM_KNOWN = cases("team", 20, 16, order_known=True, keep_decided=0.1)
+ALL = SOLO + SOLO_REVEALED + SOLO_KNOWN + TEAM + TEAM_REVEALED + TEAM_KNOWN
+
+
+def move_key(m: dict) -> tuple:
+    if m.get("give"):
+        return ("give",)
+    d = m.get("destroy")
+    return (m["weapon"], m.get("target"), None if d is None else (d["energy"], d["crosshairs"]))
+
+
+# ---------------------------------------------------------------- against the reference
+
+def test_cases_are_not_trivial():
+    values = [ref.win_probability(p) for p in SOLO + TEAM]
+    undecided = sum(0 < v < 1 for v in values)
+    assert undecided >= len(values) // 3, "the cross-check needs positions that are neither won nor lost"
+
+
+@pytest.mark.parametrize("i", range(len(ALL)))
+def test_win_probability_matches_reference(i):
+    position = ALL[i]
+    expected = ref.win_probability(position)
+    got = fire.solve(position)
+    assert got.exact
+    assert got.win_probability == pytest.approx(float(expected), abs=TOL), position
+    assert got.interval[0] <= got.win_probability <= got.interval[1]
+
+
+@pytest.mark.parametrize("i", range(0, len(ALL), 3))
+def test_without_pruning_matches_reference(i):
+    position = ALL[i]
+    got = fire.solve(position, use_pruning=False)
+    assert got.win_probability == pytest.approx(float(ref.win_probability(position)), abs=TOL)
+
+
+@pytest.mark.parametrize("i", range(len(SOLO_REVEALED + TEAM_REVEALED)))
+def test_hint_matches_reference_move_values(i):
+    position = (SOLO_REVEALED + TEAM_REVEALED)[i]
+    expected = {move_key(m): v for m, v in ref.move_values(position)}
+    h = fire.hint(position)
+    assert h.status == "decision"
+    seen = set()
+    for c in h.choices:
+        for m in [c.move, *c.equivalent]:
+            k = move_key(m.model_dump())
+            assert k not in seen
+            seen.add(k)
+            assert c.win_probability == pytest.approx(float(expected[k]), abs=TOL), (position, k)
+    assert seen == set(expected), "every legal move appears once, as a choice or an equivalent"
+    values = [c.win_probability for c in h.choices]
+    assert values == sorted(values, reverse=True)
+    assert h.win_probability == pytest.approx(max(values), abs=TOL)
+
+
+def test_reference_orders_method_agrees_on_tiny_decks():
+    # The reference's two methods (chance per reveal, every ordering of the
+    # deck) are themselves checked against each other in
+    # test_fire_reference.py; this ties the C++ answer to the second one too.
+    rng = random.Random(21)
+    checked = 0
+    while checked < 15:
+        p = ref.random_position(rng, "solo", max_cards=5)
+        if sum(len(x) for x in [p["draw"], p["discard"]]) > 5:
+            continue
+        assert fire.solve(p).win_probability == pytest.approx(float(ref.win_probability_by_orders(p)), abs=TOL)
+        checked += 1
+
+
+# ---------------------------------------------------------------- replay against the reference
+
+def cpp_view(position: dict) -> tuple:
+    """What the future depends on, order-free: for comparing engines."""
+    p = fire.load_position(position)
+    players = p.players or [fire.Player(weapons=p.weapons or [], draw=p.draw, discard=p.discard, exchanges=0)]
+
+    def pile(bs):
+        return tuple(sorted(b.native() for b in bs))
+
+    return (tuple(a.hits for a in p.aliens), p.turn if p.mode == "team" else 0,
+            None if p.revealed is None else p.revealed.native(),
+            tuple((tuple(sorted(pile(w) for w in pl.weapons)), pile(pl.draw), pile(pl.discard),
+                   pl.exchanges if p.mode == "team" else 0) for pl in players))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_playouts_agree_with_reference(seed):
+    """Random moves and reveals through both engines: same states, same values."""
+    rng = random.Random(seed)
+    mode = "team" if seed % 2 else "solo"
+    position = ref.random_position(rng, mode, revealed=True, max_cards=8)
+    mine = fire.check(position)
+    for _ in range(30):
+        if mine.status in ("win", "loss"):
+            break
+        current = mine.position.model_dump(mode="json")
+        if mine.status == "decision":
+            move = rng.choice(ref.legal_moves(current))
+            mine = fire.apply(current, move)
+            theirs = ref.apply(current, move)
+        else:
+            p = mine.position
+            player = p.players[p.turn] if p.players else p
+            battery = rng.choice(player.draw).model_dump()
+            step = fire.replay(current, [{"reveal": battery}])
+            assert step.error is None
+            mine = fire.check(step.position)
+            theirs = step.position.model_dump(mode="json")
+        assert fire.solve(mine.position).win_probability == pytest.approx(
+            float(ref.win_probability(theirs)), abs=TOL)
+        assert [a.hits for a in mine.position.aliens] == [a["hits"] for a in theirs["aliens"]]
+
+
+# ---------------------------------------------------------------- properties
+
+@pytest.mark.parametrize("i", range(0, len(SOLO + TEAM), 4))
+def test_chance_node_value_is_the_weighted_mean_of_best_choices(i):
+    position = (SOLO + TEAM)[i]
+    h = fire.hint(position)
+    if h.status != "reveal":
+        return
+    assert sum(r.probability for r in h.reveals) == pytest.approx(1.0, abs=1e-12)
+    mean = sum(r.probability * max(c.win_probability for c in r.choices) for r in h.reveals)
+    assert h.win_probability == pytest.approx(mean, abs=TOL)
+    assert h.win_probability == pytest.approx(fire.solve(position).win_probability, abs=TOL)
+
+
+def permuted(position: dict, rng: random.Random) -> dict:
+    """The same position with weapons and aliens listed in another order."""
+    p = copy.deepcopy(position)
+    rng.shuffle(p["aliens"])
+    for side in p.get("players") or [p]:
+        rng.shuffle(side["weapons"])
+        if not p.get("order_known"):
+            rng.shuffle(side["draw"])
+        rng.shuffle(side["discard"])
+    return p
+
+
+@pytest.mark.parametrize("i", range(0, len(ALL), 5))
+def test_symmetric_positions_share_key_and_value(i):
+    position = ALL[i]
+    rng = random.Random(i)
+    native = fire.load_position(position).native()
+    for _ in range(3):
+        other = permuted(position, rng)
+        assert _core.fire.key(fire.load_position(other).native()) == _core.fire.key(native)
+        assert fire.solve(other).win_probability == pytest.approx(fire.solve(position).win_probability, abs=TOL)
+
+
+def reachable(position: dict, cap: int) -> list[dict]:
+    """Up to ``cap`` positions reachable from ``position`` (moves and reveals)."""
+    out, stack, seen = [], [position], set()
+    while stack and len(out) < cap:
+        c = fire.check(stack.pop())
+        current = c.position.model_dump(mode="json")
+        k = _core.fire.key(fire.load_position(current).native())
+        if k in seen:
+            continue
+        seen.add(k)
+        out.append(current)
+        if c.status == "decision":
+            stack += [fire.apply(current, m).position.model_dump(mode="json") for m in c.moves]
+        elif c.status == "reveal":
+            p = c.position
+            player = p.players[p.turn] if p.players else p
+            for e, x in sorted({b.native() for b in player.draw}):
+                stack.append(fire.replay(current, [{"reveal": {"energy": e, "crosshairs": x}}]).position
+                             .model_dump(mode="json"))
+    return out
+
+
+@pytest.mark.parametrize("i", range(0, len(ALL), 16))
+def test_equal_keys_mean_equal_values(i):
+    """Within one game, states sharing a key must share their value (the
+    table trusts it): checked on every state reachable from a position."""
+    values: dict = {}
+    for p in reachable(ALL[i], 150):
+        k = _core.fire.key(fire.load_position(p).native())
+        v = ref.win_probability(p)
+        assert values.setdefault(k, v) == v, p
+
+
+MEDIUM = fire.levels.default_level1().position(aliens=1).model_copy(
+    update={"draw": fire.levels.default_level1().deck[:11]})
+
+
+def test_a_limited_search_returns_a_proved_interval():
+    exact = fire.solve(MEDIUM)
+    assert exact.exact and 0 < exact.win_probability < 1
+    for nodes in (50, 500, 5000):
+        r = fire.solve(MEDIUM, Limit(nodes=nodes))
+        assert r.stats.stopped_by == "nodes" and r.stats.nodes <= nodes
+        lo, hi = r.interval
+        assert lo - TOL <= exact.win_probability <= hi + TOL
+        assert not r.exact or hi - lo < 1e-12
+
+
+def test_hint_under_a_limit_keeps_proved_intervals():
+    exact = {move_key(c.move.model_dump()): c.win_probability
+             for r in fire.hint(MEDIUM).reveals for c in r.choices}
+    h = fire.hint(MEDIUM, Limit(nodes=2000))
+    for r in h.reveals:
+        for c in r.choices:
+            lo, hi = c.interval
+            assert lo - TOL <= exact[move_key(c.move.model_dump())] <= hi + TOL
+
+
+def test_stop_flag_stops_the_search():
+    control = Control()
+    control.stop()
+    r = fire.solve(fire.levels.default_level1().position(), control=control)
+    assert r.stats.stopped_by == "stopped" and not r.exact
+
+
+def test_known_order_is_followed_until_the_reshuffle():
+    # Order known: 5 then 5 fires weapon 0 at 10 energy... with one alien
+    # 1-1-1-1 and a 5,5 order the first shot does 0 damage; a hidden pile of
+    # the same cards has the same value, but the hint sees only one reveal.
+    position = {"aliens": [{"strengths": [1, 1, 1, 1]}], "weapons": [[], []],
+                "draw": [{"energy": 5}, {"energy": 4}, {"energy": 1, "crosshairs": 3}], "order_known": True}
+    h = fire.hint(position)
+    assert h.status == "decision" and h.position.revealed.energy == 5 and not h.reveals
+    hidden = dict(position, order_known=False)
+    assert fire.hint(hidden).status == "reveal"
+    assert fire.solve(position).win_probability == pytest.approx(float(ref.win_probability(position)), abs=TOL)
+
+
+def test_strategy_is_no_better_than_optimal_and_simulation_agrees():
+    position = fire.levels.default_level1().position(aliens=1).model_copy(
+        update={"draw": fire.levels.default_level1().deck[:12]})
+    optimal = fire.solve(position)
+    fixed = fire.strategy(position, games=20000, seed=3)
+    assert fixed.exact and optimal.exact
+    assert fixed.win_probability <= optimal.win_probability + TOL
+    p = fixed.win_probability
+    sigma = (p * (1 - p) / fixed.games) ** 0.5
+    assert abs(fixed.wins / fixed.games - p) <= 5 * sigma + 1e-9
+    assert fire.strategy(position, games=500, seed=3).wins == fire.strategy(position, games=500, seed=3).wins
+
+
+def test_strategy_move_is_legal():
+    for p in SOLO_REVEALED[:20] + TEAM_REVEALED[:20]:
+        m = fire.strategy_move(p).model_dump()
+        assert move_key(m) in {move_key(x) for x in ref.legal_moves(p)}
+
+
+# ---------------------------------------------------------------- levels and input
+
+def test_level1_labels_its_assumptions():
+    level = fire.levels.default_level1()
+    assert len(level.deck) == 15 and sorted(b.energy for b in level.deck) == [1] * 5 + [2] * 4 + [3] * 3 + [4] * 2 + [5]
+    assert any("crosshairs" in a for a in level.assumptions) and any("aliens" in a for a in level.assumptions)
+    team = fire.levels.team_level1()
+    start = team.position()
+    assert start.mode == "team" and all(len(p.draw) == 10 and p.exchanges == 2 for p in start.players)
+    dealt = level.position(seed=5)
+    assert dealt.order_known and dealt.draw == level.position(seed=5).draw != level.position(seed=6).draw
+
+
+BASE = {"aliens": [{"strengths": [12, 9, 6, 3]}], "weapons": [[], [], []], "draw": [{"energy": 3}]}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"weapons": [[{"energy": 5}, {"energy": 5}], [], []]}, "weapons[0]: holds 10 energy"),
+    ({"draw": [{"energy": 6}]}, "draw.0.energy"),
+    ({"aliens": []}, "aliens"),
+    ({"aliens": [{"strengths": [12, 9, 6]}]}, "aliens.0.strengths"),
+    ({"aliens": [{"strengths": [12, 9, 6, 0]}]}, "strengths must be 1..1000"),
+    ({"aliens": [{"strengths": [12, 9, 6, 3], "hits": 5}]}, "aliens.0.hits"),
+    ({"weapons": []}, "weapons"),
+    ({"draw": [{"energy": 1}] * 11, "discard": [{"energy": 2}] * 10}, "batteries: need 1..20"),
+    ({"draw": [], "weapons": [[], [], []]}, "batteries: need 1..20"),
+    ({"suply": 3}, "suply"),
+    ({"mode": "team"}, "team"),
+    ({"turn": 1}, "turn"),
+    ({"revealed": {"energy": 2, "crosshairs": 10}}, "revealed.crosshairs"),
+])
+def test_invalid_positions_are_refused_clearly(change, message):
+    with pytest.raises(InvalidPositionError, match=None) as e:
+        fire.solve({**BASE, **change})
+    assert message in str(e.value)
+
+
+@pytest.mark.parametrize("move, message", [
+    ({"weapon": 3}, "weapon"),
+    ({"weapon": 0, "target": 0}, "does not fire"),
+    ({"give": True}, "team-mode"),
+])
+def test_illegal_moves_are_refused_clearly(move, message):
+    position = {**BASE, "revealed": {"energy": 2}}
+    with pytest.raises(InvalidPositionError) as e:
+        fire.apply(position, move)
+    assert message in str(e.value)
+
+
+def test_replay_reports_the_first_illegal_step():
+    position = {**BASE, "revealed": {"energy": 2}}
+    r = fire.replay(position, [{"weapon": 0}, {"reveal": {"energy": 5}}])
+    assert r.error is not None and r.error.startswith("steps[1]") and len(r.steps) == 1
