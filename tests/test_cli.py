@@ -60,8 +60,8 @@ def files(tmp_path_factory):
     assert res.returncode == 0 and res.stderr == ""
     out["g3"] = d / "g3.json"
     out["g3"].write_text(res.stdout)
-    out["g1"] = d / "g1.json"
-    out["g1"].write_text(volcano.generate(1).position.model_dump_json(exclude={"setup"}))
+    out["hard"] = d / "g24.json"  # undecided after minutes
+    out["hard"].write_text(volcano.generate(24).position.model_dump_json(exclude={"setup"}))
     out["small"] = d / "small.json"
     out["small"].write_text(json.dumps(SMALL))
     out["dir"] = d
@@ -116,13 +116,13 @@ def test_solve_reads_stdin(files):
 
 
 def test_max_nodes_gives_unknown(files):
-    out = run_json("solve", "volcano", files["g1"], "--max-nodes", 100)
+    out = run_json("solve", "volcano", files["hard"], "--max-nodes", 100)
     assert (out["verdict"], out["line"]) == ("unknown", None)
     assert out["stats"]["stopped_by"] == "nodes" and out["stats"]["nodes"] <= 101
 
 
 def test_max_seconds_gives_unknown(files):
-    out = run_json("solve", "volcano", files["g1"], "--max-seconds", 0.2)
+    out = run_json("solve", "volcano", files["hard"], "--max-seconds", 0.2)
     assert out["verdict"] == "unknown" and out["stats"]["stopped_by"] == "time"
     assert out["stats"]["seconds"] < 10
 

@@ -45,8 +45,9 @@ def seed3(client):
 
 
 @pytest.fixture(scope="module")
-def seed1():
-    return volcano.generate(1).position.model_dump(mode="json")
+def hard():
+    # Undecided after minutes.
+    return volcano.generate(24).position.model_dump(mode="json")
 
 
 def pos(tiles, volcano_at=(0, 0), supply=(12, 12, 12, 12)):
@@ -165,9 +166,9 @@ def test_generate_solvable_rated(client):
 # ------------------------------------------------------------------ caps
 
 
-def test_server_caps_override_the_request(seed1):
+def test_server_caps_override_the_request(hard):
     with TestClient(create_app(settings(max_nodes=1000))) as c:
-        body = '{"position": %s, "limit": {"nodes": 1e9, "seconds": 1e6, "memory_mb": 16384}}' % json.dumps(seed1)
+        body = '{"position": %s, "limit": {"nodes": 1e9, "seconds": 1e6, "memory_mb": 16384}}' % json.dumps(hard)
         r = c.post("/v1/volcano/solve", content=body, headers={"content-type": "application/json"})
         assert r.status_code == 200, r.text
         result = r.json()
@@ -177,22 +178,22 @@ def test_server_caps_override_the_request(seed1):
         assert result["stats"]["table_bytes"] <= MB * 2**20
 
 
-def test_request_without_limit_gets_the_caps(seed1):
+def test_request_without_limit_gets_the_caps(hard):
     with TestClient(create_app(settings(max_nodes=500))) as c:
-        result = c.post("/v1/volcano/hint", json={"position": seed1}).json()
+        result = c.post("/v1/volcano/hint", json={"position": hard}).json()
         assert result["stats"]["stopped_by"] == "nodes"
         assert result["stats"]["nodes"] <= 1000
 
 
-def test_request_may_ask_for_less_than_the_caps(client, seed1):
-    result = client.post("/v1/volcano/solve", json={"position": seed1, "limit": {"nodes": 300}}).json()
+def test_request_may_ask_for_less_than_the_caps(client, hard):
+    result = client.post("/v1/volcano/solve", json={"position": hard, "limit": {"nodes": 300}}).json()
     assert result["stats"]["stopped_by"] == "nodes" and result["stats"]["nodes"] <= 600
 
 
-def test_time_cap_stops_a_hard_solve(seed1):
+def test_time_cap_stops_a_hard_solve(hard):
     with TestClient(create_app(settings(max_seconds=0.5))) as c:
         start = time.monotonic()
-        r = c.post("/v1/volcano/solve", json={"position": seed1, "limit": {"seconds": 1e6}})
+        r = c.post("/v1/volcano/solve", json={"position": hard, "limit": {"seconds": 1e6}})
         elapsed = time.monotonic() - start
         assert r.status_code == 200, r.text
         assert r.json()["verdict"] == "unknown"
@@ -218,11 +219,11 @@ def _unbounded_solve(position):
     return lambda control: volcano.solve(position, Limit(memory_mb=MB), control=control)
 
 
-def test_watchdog_stops_the_search_through_its_control(seed1):
+def test_watchdog_stops_the_search_through_its_control(hard):
     runner = Runner(workers=1, queue_limit=0, grace_seconds=0.0)
     try:
         start = time.monotonic()
-        result = asyncio.run(runner.run(_unbounded_solve(seed1), seconds=0.3))
+        result = asyncio.run(runner.run(_unbounded_solve(hard), seconds=0.3))
         assert time.monotonic() - start < 10
         assert result.verdict == "unknown" and result.stats.stopped_by == "stopped"
         assert runner.running == 0
@@ -230,11 +231,11 @@ def test_watchdog_stops_the_search_through_its_control(seed1):
         runner.close()
 
 
-def test_client_disconnect_stops_the_search(seed1):
+def test_client_disconnect_stops_the_search(hard):
     runner = Runner(workers=1, queue_limit=0)
     try:
         start = time.monotonic()
-        result = asyncio.run(runner.run(_unbounded_solve(seed1), seconds=60, request=FakeRequest(0.3)))
+        result = asyncio.run(runner.run(_unbounded_solve(hard), seconds=60, request=FakeRequest(0.3)))
         assert time.monotonic() - start < 10
         assert result.stats.stopped_by == "stopped"
         assert runner.running == 0
@@ -242,11 +243,11 @@ def test_client_disconnect_stops_the_search(seed1):
         runner.close()
 
 
-def test_full_queue_gets_overloaded_and_waiters_are_served_in_turn(seed1):
+def test_full_queue_gets_overloaded_and_waiters_are_served_in_turn(hard):
     async def scenario():
         runner = Runner(workers=1, queue_limit=1, grace_seconds=0.0)
         try:
-            slow = asyncio.ensure_future(runner.run(_unbounded_solve(seed1), seconds=0.4))
+            slow = asyncio.ensure_future(runner.run(_unbounded_solve(hard), seconds=0.4))
             await asyncio.sleep(0.05)
             queued = asyncio.ensure_future(runner.run(lambda control: "second", seconds=1))
             await asyncio.sleep(0.05)
@@ -262,11 +263,11 @@ def test_full_queue_gets_overloaded_and_waiters_are_served_in_turn(seed1):
     asyncio.run(scenario())
 
 
-def test_a_queued_request_whose_client_leaves_gives_up_its_place(seed1):
+def test_a_queued_request_whose_client_leaves_gives_up_its_place(hard):
     async def scenario():
         runner = Runner(workers=1, queue_limit=4, grace_seconds=0.0)
         try:
-            slow = asyncio.ensure_future(runner.run(_unbounded_solve(seed1), seconds=0.5))
+            slow = asyncio.ensure_future(runner.run(_unbounded_solve(hard), seconds=0.5))
             await asyncio.sleep(0.05)
             with pytest.raises(ClientGone):
                 await runner.run(lambda control: "never", seconds=1, request=FakeRequest(0.1))
@@ -279,13 +280,13 @@ def test_a_queued_request_whose_client_leaves_gives_up_its_place(seed1):
     asyncio.run(scenario())
 
 
-def test_overloaded_server_answers_503(seed1):
+def test_overloaded_server_answers_503(hard):
     app = create_app(settings(workers=1, max_queue=0, max_seconds=1.0, grace_seconds=0.0))
     with TestClient(app) as c:
         results = {}
 
         def slow():
-            results["slow"] = c.post("/v1/volcano/solve", json={"position": seed1})
+            results["slow"] = c.post("/v1/volcano/solve", json={"position": hard})
 
         t = threading.Thread(target=slow)
         t.start()

@@ -1,6 +1,7 @@
 // Volcano! bindings. Positions come in as plain tuples (the Python layer has
 // already checked shapes and ranges); answers go out as dicts in the spec's
 // JSON shape. The engine and searches run without the GIL.
+#include <climits>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -117,6 +118,16 @@ void init_volcano(py::module_& m) {
         py::dict d;
         d["status"] = outcome_name(game->outcome_with_moves(s));
         d["pawns_needed"] = game->pawns_needed(s);
+        {
+          py::gil_scoped_release release;
+          // check is a quick call: a smaller cap than the solver's (exact on
+          // 199 of standard seeds 1-200; a lower bound where the cap cuts).
+          Limits limits;
+          limits.max_nodes = kPlanNodes / 16;
+          Budget budget(limits, nullptr);
+          const int plan = game->plan_pawns(s, budget);
+          d["plan_pawns"] = plan == INT_MAX ? -1 : plan;
+        }
         d["supply_total"] = game->supply_total(s);
         py::list moves;
         for (const Game::Merged& mc : game->merged_children(s)) {

@@ -52,6 +52,15 @@ concept ProofGame = requires(const G& game, const typename G::State& state,
   game.children(state, out, 0);
 };
 
+// Optional: a costlier dead-end test for whole positions, which spends
+// nodes from the search's budget and returns true only when no win exists.
+// The search runs it on the root once its first round has failed (quick wins
+// never pay for it); hints run it on the position they value.
+template <class G>
+concept DeepDeadEndTest = requires(const G& game, const typename G::State& state, Budget& budget) {
+  { game.deep_hopeless(state, budget) } -> std::same_as<bool>;
+};
+
 struct SearchStats {
   uint64_t nodes = 0;
   double seconds = 0;
@@ -106,6 +115,10 @@ class ProofSearch {
       const uint64_t quota = kFirstQuota << std::min(round / G::kPolicies, 40);
       v = solve_round(root, line, round % G::kPolicies, quota);
       if (v != Verdict::kUnknown) break;
+      if (round == 0 && deep_hopeless(root)) {
+        v = Verdict::kLoss;
+        break;
+      }
     }
     const StopReason why = budget_.end_slice(outer);
     if (cut) *cut = why;
@@ -131,6 +144,17 @@ class ProofSearch {
       if (why != StopReason::kNone) *cut = why;
     }
     return out;
+  }
+
+  // The game's costlier dead-end test, when it has one and pruning is on.
+  bool deep_hopeless(const State& s) {
+    if constexpr (DeepDeadEndTest<G>) {
+      if (options_.use_pruning && !budget_.stopped() && game_.deep_hopeless(s, budget_)) {
+        ++pruned_;
+        return true;
+      }
+    }
+    return false;
   }
 
   SearchStats stats() const {

@@ -142,6 +142,9 @@ class HintResult(BaseModel):
 class CheckResult(BaseModel):
     status: Status
     pawns_needed: int = Field(description="A lower bound on the pawns still needed to win")
+    plan_pawns: int = Field(description="A stronger lower bound: the least pawns of any removal plan, "
+                            "as if pawns could land anywhere (-1: no plan clears the board); "
+                            "exact unless its node cap cuts the plan search short")
     supply_total: int
     flights: list[FlightChoice]
 

@@ -372,7 +372,9 @@ const SJ = (() => {
     const text =
       c.status === "win" ? "Every forest tile is gone: won."
       : c.status === "loss" ? "No winning continuation: the game is lost."
-      : `${state.position.tiles.length} forest tiles · at least ${c.pawns_needed} pawns needed · ` +
+      : `${state.position.tiles.length} forest tiles · ` +
+        (c.plan_pawns < 0 ? "no removal plan clears the board · "
+          : `at least ${Math.max(c.pawns_needed, c.plan_pawns)} pawns needed · `) +
         `${c.supply_total} in supply · ${c.flights.length} distinct flights`;
     bar.append(text);
   }

@@ -53,8 +53,11 @@ HintResult hint(const Game& game, const State& root, const Limits& limits, Contr
   std::vector<Game::Merged> merged = game.merged_children(root);
   std::vector<State> states;
   for (const Game::Merged& m : merged) states.push_back(m.child.state);
-  StopReason cut;
-  auto valued = search.value_each(states, &cut);
+  StopReason cut = StopReason::kNone;
+  // A position lost as a whole loses by every flight: one test, not one per flight.
+  using Valued = ProofSearch<Game>::Valued;
+  std::vector<Valued> valued(states.size(), Valued{Verdict::kLoss, {}});
+  if (states.empty() || !search.deep_hopeless(root)) valued = search.value_each(states, &cut);
   HintResult result;
   for (size_t i = 0; i < merged.size(); ++i)
     result.moves.push_back({merged[i].child.move, std::move(merged[i].equivalent),

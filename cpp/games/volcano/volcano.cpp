@@ -457,6 +457,35 @@ bool Game::hopeless(const State& s) const {
   return need > supply_total(s);
 }
 
+bool Game::deep_hopeless(const State& s, Budget& budget) const {
+  if (s.lost) return true;
+  if (s.present == 0) return false;
+  const RemovalPlan plan(*this, s);
+  const int spare = supply_total(s) - plan.base();
+  if (spare < 0) return true;
+  const auto slice = budget.begin_slice(1.0, kPlanNodes);
+  BudgetSearch<RemovalPlan> search(plan, budget, budget.limits().max_memory_mb * (1ull << 20) / 8);
+  const Verdict v = search.solve(plan.root(), spare, nullptr);
+  budget.end_slice(slice);
+  return v == Verdict::kLoss;
+}
+
+int Game::plan_pawns(const State& s, Budget& budget) const {
+  if (s.lost) return INT_MAX;
+  const RemovalPlan plan(*this, s);
+  BudgetSearch<RemovalPlan> search(plan, budget, budget.limits().max_memory_mb * (1ull << 20) / 8);
+  // Deepen the budget; every failed pass leaves its bounds in the table.
+  int extra = plan.lower_bound(plan.root());
+  for (;;) {
+    int proved = 0;
+    const Verdict v = search.solve(plan.root(), extra, nullptr, &proved);
+    if (v != Verdict::kLoss) break;
+    if (proved == BudgetSearch<RemovalPlan>::kUnreachable) return INT_MAX;
+    extra = std::max(extra + 1, proved);
+  }
+  return plan.base() + extra;
+}
+
 int32_t Game::order_score(State& s, int policy) const {
   // Most children are hopeless already by the cheap one-level bound; dig
   // deeper only for the others.
@@ -574,6 +603,72 @@ std::vector<Game::Merged> Game::merged_children(const State& s) const {
         break;
       }
   return out;
+}
+
+RemovalPlan::RemovalPlan(const Game& game, const volcano::State& s) : game_(game), root_(s.present) {
+  for_each_bit(s.present, [&](int i) {
+    const int p = Game::pawns(s, i);
+    base_ += p == 0;
+    extra_[i] = game.spaces_[i] - std::max(p, 1);
+    if (extra_[i] == 0) free_ |= bit(i);
+  });
+  root_ = close(root_);
+}
+
+uint64_t RemovalPlan::key(const PlanState& s) const { return mix64(s.present ^ 0x706c616e); }
+
+int RemovalPlan::lower_bound(const PlanState& s) const {
+  int need = 0;
+  for_each_bit(s.present & game_.ring_, [&](int i) { need += extra_[i]; });
+  return need;
+}
+
+// A plan never loses by taking a free removal (a full tile, or one whose one
+// pawn fills it) at once: fewer standing tiles only free more edges and cut
+// more off, so every plan from the bigger set of tiles works, no dearer, from
+// the smaller one. So every state is closed under free removals.
+uint64_t RemovalPlan::close(uint64_t present) const {
+  for (;;) {
+    // Whatever is cut off from the volcano goes for free.
+    uint64_t occupied = present | bit(game_.volcano_);
+    uint64_t reach = bit(game_.volcano_), frontier = reach;
+    while (frontier) {
+      uint64_t next = 0;
+      for_each_bit(frontier, [&](int j) { next |= game_.neighbor_mask_[j]; });
+      frontier = next & occupied & ~reach;
+      reach |= frontier;
+    }
+    present &= reach;
+    occupied = present | bit(game_.volcano_);
+    bool changed = false;
+    for_each_bit(present & free_, [&](int i) {
+      if (!game_.two_adjacent_free(occupied, i)) return;
+      occupied &= ~bit(i);
+      changed = true;
+    });
+    if (!changed) return present;
+    present = occupied & ~bit(game_.volcano_);
+  }
+}
+
+void RemovalPlan::children(const PlanState& s, int budget, std::vector<Child>& out) const {
+  out.clear();
+  const uint64_t occupied = s.present | bit(game_.volcano_);
+  for_each_bit(s.present, [&](int i) {
+    if (extra_[i] > budget || !game_.two_adjacent_free(occupied, i)) return;
+    Child c;
+    c.move = static_cast<uint8_t>(i);
+    c.cost = extra_[i];
+    c.state.present = close(s.present & ~bit(i));
+    c.bound = lower_bound(c.state);
+    out.push_back(c);
+  });
+  // Cheapest estimate first, then the one that leaves fewest tiles.
+  std::stable_sort(out.begin(), out.end(), [](const Child& a, const Child& b) {
+    const int fa = a.cost + a.bound, fb = b.cost + b.bound;
+    if (fa != fb) return fa < fb;
+    return std::popcount(a.state.present) < std::popcount(b.state.present);
+  });
 }
 
 PositionSpec Game::to_spec(const State& s) const {

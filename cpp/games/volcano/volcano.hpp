@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/hex.hpp"
+#include "search/budget.hpp"
 #include "search/proof.hpp"
 
 namespace sj::volcano {
@@ -19,6 +20,9 @@ inline constexpr int kMaxCoordinate = 10000;
 inline constexpr int kDefaultSpaces[7] = {0, 1, 1, 2, 2, 3, 3};
 // How many levels out from the volcano's ring the pawn bound digs.
 inline constexpr int kDigDepth = 2;
+// Nodes the removal-plan test may spend on one position (about a second;
+// the hardest standard layouts seen need a few thousand).
+inline constexpr uint64_t kPlanNodes = uint64_t{1} << 20;
 
 // The position as given (the spec's JSON, already parsed). spaces <= 0 means
 // "use the default for n".
@@ -116,6 +120,12 @@ class Game {
   Outcome outcome(const State& s) const;
   uint64_t key(const State& s) const;
   bool hopeless(const State& s) const;
+  // The costlier test the search runs on whole positions: no removal plan
+  // (see RemovalPlan) fits in the supply. At most kPlanNodes of `budget`.
+  bool deep_hopeless(const State& s, Budget& budget) const;
+  // The least pawns of any removal plan: a lower bound on the pawns still
+  // needed, exact unless `budget` runs out first (then what was proved).
+  int plan_pawns(const State& s, Budget& budget) const;
   static constexpr int kPolicies = 2;  // move orders, see order_score()
   void children(const State& s, std::vector<Child>& out, int policy) const;
   Footprint footprint(const State& s, Flight f) const;
@@ -133,6 +143,7 @@ class Game {
   PositionSpec to_spec(const State& s) const;
 
  private:
+  friend class RemovalPlan;
   bool settle(State& s, FlightReport* report) const;  // true if it isolated tiles
   void remove_tile(State& s, int i) const;
   void set_pawns(State& s, int i, int p) const;
@@ -160,6 +171,53 @@ class Game {
   int volcano_ = 0;
   int color_count_ = 0;
   State initial_;
+};
+
+// The removal-plan relaxation: pawns may land anywhere. Every tile leaves
+// extinguished (full) or isolated (holding a pawn), so a win drops at least
+// one pawn on every pawnless tile plus, on every tile it extinguishes, the
+// rest of its spaces. Which tiles can be the extinguished ones is decided by
+// the layout alone: a tile can go when it has two adjacent free edges, and
+// whatever that cuts off from the volcano goes with it for free. The least
+// such cost is a lower bound on the pawns any real line needs (a real line's
+// removals, replayed one at a time, are a plan: isolating earlier only
+// removes more, and removing more only frees more edges).
+struct PlanState {
+  uint64_t present = 0;
+};
+
+class RemovalPlan {
+ public:
+  using State = PlanState;
+  using Move = uint8_t;  // the tile extinguished
+  struct Child {
+    Move move = 0;
+    PlanState state;
+    int cost = 0;   // pawns beyond the first on that tile
+    int bound = 0;  // lower bound on the cost still to pay after it
+  };
+
+  // The plan for `s`: costs use its pawns (and never change in the plan).
+  RemovalPlan(const Game& game, const volcano::State& s);
+  PlanState root() const { return {root_}; }
+  // Pawns every plan pays whatever it extinguishes: one on each pawnless tile.
+  int base() const { return base_; }
+
+  bool won(const PlanState& s) const { return s.present == 0; }
+  bool lost(const PlanState&) const { return false; }
+  uint64_t key(const PlanState& s) const;
+  // The ring can never be isolated: all of it must be extinguished.
+  int lower_bound(const PlanState& s) const;
+  void children(const PlanState& s, int budget, std::vector<Child>& out) const;
+
+ private:
+  uint64_t close(uint64_t present) const;  // after every free removal
+
+  const Game& game_;
+  uint64_t root_ = 0;
+  uint64_t free_ = 0;  // tiles whose removal costs nothing more
+  int base_ = 0;
+  std::array<int, kMaxCells> extra_{};  // cost to extinguish, beyond base
 };
 
 // A random standard layout (36 tiles each next to two others, the volcano on
