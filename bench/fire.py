@@ -79,6 +79,17 @@ def reference_ratio(count: int) -> None:
     print("| C++ seconds | reference seconds | ratio | largest difference |")
     print("| ---: | ---: | ---: | ---: |")
     print(f"| {t_cpp:.3f} | {t_ref:.3f} | {t_ref / t_cpp:.0f}x | {worst:.1e} |")
+    # Tiny positions measure call overhead; a larger one measures the search.
+    level = fire.levels.default_level1()
+    larger = level.position(aliens=1).model_copy(update={"draw": level.deck[:10]}).model_dump(mode="json")
+    t0 = time.perf_counter()
+    mine = fire.solve(larger).win_probability
+    t_cpp = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    theirs = float(ref.win_probability(larger))
+    t_ref = time.perf_counter() - t0
+    print(f"\nOne alien, the first 10 Level 1 batteries: C++ {t_cpp:.3f} s, reference {t_ref:.1f} s, "
+          f"ratio {t_ref / t_cpp:.0f}x, difference {abs(mine - theirs):.1e}")
 
 
 def main() -> None:

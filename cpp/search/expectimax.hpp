@@ -76,11 +76,14 @@ class Expectimax {
   using Key = typename G::Key;
   using Child = typename G::Child;
 
-  Expectimax(const G& game, Budget& budget, ExpectimaxOptions options = {})
+  // The table takes `memory_share` of 3/4 of the memory limit (searches
+  // that run side by side split it).
+  Expectimax(const G& game, Budget& budget, ExpectimaxOptions options = {}, double memory_share = 1.0)
       : game_(game),
         budget_(budget),
         options_(options),
-        table_(budget.limits().max_memory_mb * 1024 * 1024 * 3 / 4) {}
+        table_(static_cast<uint64_t>(static_cast<double>(budget.limits().max_memory_mb * 1024 * 1024 * 3 / 4) *
+                                     memory_share)) {}
 
   // The value of `state` within proved bounds (exact unless a limit hit).
   // Given a proved lower bound (a known policy's value), the search only

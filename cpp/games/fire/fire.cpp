@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <string>
 
 #include "core/error.hpp"
@@ -182,9 +183,18 @@ Game::Key Game::key(const State& s) const {
   for (int p = 0; p < players_; ++p) {
     int* ws = &rank_loc[static_cast<size_t>(slot(p, 0))];
     for (int w = 0; w < weapons(p); ++w) ws[w] = loc_weapon(p, w);
-    std::sort(ws, ws + weapons(p), [&](int a, int b) {
-      return s.count[static_cast<size_t>(a)] < s.count[static_cast<size_t>(b)];
-    });
+    // By energy, then crosshairs, then contents: the sums settle almost
+    // every comparison without touching the count arrays.
+    const size_t kinds = static_cast<size_t>(kinds_count_);
+    auto before = [&](int a, int b) {
+      const size_t sa = static_cast<size_t>(slot(p, a - loc_weapon(p, 0)));
+      const size_t sb = static_cast<size_t>(slot(p, b - loc_weapon(p, 0)));
+      if (s.energy[sa] != s.energy[sb]) return s.energy[sa] < s.energy[sb];
+      if (s.crosshairs[sa] != s.crosshairs[sb]) return s.crosshairs[sa] < s.crosshairs[sb];
+      return std::memcmp(s.count[static_cast<size_t>(a)].data(), s.count[static_cast<size_t>(b)].data(), kinds) < 0;
+    };
+    for (int i = 1; i < weapons(p); ++i)
+      for (int j = i; j > 0 && before(ws[j], ws[j - 1]); --j) std::swap(ws[j], ws[j - 1]);
   }
   // Every battery's location code, kind by kind, codes ascending; the
   // revealed battery has a code of its own, so every key has the same
