@@ -60,5 +60,6 @@ inline py::dict stats_dict(const ExpectimaxStats& s) {
 
 void init_volcano(py::module_& m);
 void init_fire(py::module_& m);
+void init_wildfire(py::module_& m);
 
 }  // namespace sj::bindings

@@ -28,4 +28,6 @@ PYBIND11_MODULE(_core, m) {
   sj::bindings::init_volcano(volcano);
   auto fire = m.def_submodule("fire", "Fire! battery sequencing");
   sj::bindings::init_fire(fire);
+  auto wildfire = m.def_submodule("wildfire", "Wild Fire! solitaire");
+  sj::bindings::init_wildfire(wildfire);
 }

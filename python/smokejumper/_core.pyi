@@ -67,3 +67,22 @@ class fire:  # a submodule
     @staticmethod
     def strategy(position: Position, games: int, seed: int, max_nodes: int, max_seconds: float,
                  max_memory_mb: int, control: Control | None = None) -> dict[str, Any]: ...
+
+class wildfire:  # a submodule
+    MAX_TILES: int
+    MAX_COLORS: int
+    MAX_SUPPLY_PER_COLOR: int
+    MAX_COORDINATE: int
+    # tiles (q, r, n, spaces (0: default), pawns per colour), turn, supply, level, known,
+    # rest ((n, spaces) each: the deal still to come, or the pool), turns_left
+    Position = tuple[list[tuple[int, int, int, int, list[int]]], int, list[int], int, bool,
+                     list[tuple[int, int]], int]
+    Move = tuple[int, int, int, int, int, int]  # place q, r, color (-1: no pawns), tile q, r, count
+    @staticmethod
+    def check(position: Position) -> dict[str, Any]: ...
+    @staticmethod
+    def solve(position: Position, max_nodes: int, max_seconds: float, max_memory_mb: int,
+              control: Control | None = None, use_table: bool = True,
+              use_pruning: bool = True) -> dict[str, Any]: ...
+    @staticmethod
+    def replay(position: Position, line: list[Move]) -> dict[str, Any]: ...

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from smokejumper import InvalidPositionError, Limit, fire, volcano
+from smokejumper import InvalidPositionError, Limit, fire, volcano, wildfire
 from smokejumper._inputs import MAX_INPUT_BYTES, parse_json
 from smokejumper.stats import wilson_interval
 
@@ -122,9 +122,29 @@ def _cmd_hint_fire(args: argparse.Namespace) -> int:
     return 0
 
 
+def _wildfire_move_text(m: wildfire.Move) -> str:
+    text = f"place at ({m.place[0]}, {m.place[1]})"
+    if m.pawns is not None:
+        p = m.pawns
+        text += f", {p.count} pawn{'s' if p.count > 1 else ''} of colour {p.color} on ({p.tile[0]}, {p.tile[1]})"
+    return text
+
+
+def _cmd_solve_wildfire(args: argparse.Namespace) -> int:
+    result = wildfire.solve(_read(args.file), _limit(args))
+    s = result.stats
+    lines = [f"verdict: {result.verdict}"]
+    lines += [f"  {i:2}. {_wildfire_move_text(m)}" for i, m in enumerate(result.line or [], 1)]
+    lines.append(f"nodes: {s.nodes}  seconds: {s.seconds:.3f}  stopped by: {s.stopped_by or '-'}")
+    _emit(result, args.json, "\n".join(lines))
+    return 0
+
+
 def _cmd_solve(args: argparse.Namespace) -> int:
     if args.game == "fire":
         return _cmd_solve_fire(args)
+    if args.game == "wildfire":
+        return _cmd_solve_wildfire(args)
     result = volcano.solve(_read(args.file), _limit(args))
     s = result.stats
     lines = [f"verdict: {result.verdict}"]
@@ -173,9 +193,24 @@ def _cmd_replay_fire(args: argparse.Namespace) -> int:
     return 0 if result.status == "win" and not result.error else 1
 
 
+def _cmd_replay_wildfire(args: argparse.Namespace) -> int:
+    result = wildfire.replay(_read(args.file), _read_line(args.line))
+    if args.json:
+        _emit(result, True, "")
+    else:
+        for i, step in enumerate(result.steps, 1):
+            print(f"{i:2}. {_wildfire_move_text(step.move)} -> {step.status}")
+        if result.error:
+            print(f"illegal: {result.error}")
+        print(f"result: {result.status}")
+    return 0 if result.status == "win" and not result.error else 1
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     if args.game == "fire":
         return _cmd_replay_fire(args)
+    if args.game == "wildfire":
+        return _cmd_replay_wildfire(args)
     result = volcano.replay(_read(args.file), _read_line(args.line))
     if args.json:
         _emit(result, True, "")
@@ -269,8 +304,8 @@ def _parser() -> argparse.ArgumentParser:
         c.add_argument("--max-memory-mb", type=int, default=None, metavar="M")
         c.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    c = game_command("solve", "volcano: win/loss/unknown with a winning line; fire: the win probability",
-                     _cmd_solve)
+    c = game_command("solve", "volcano, wildfire: win/loss/unknown with a winning line; fire: the win "
+                     "probability", _cmd_solve, GAMES + ("wildfire",))
     c.add_argument("file", help="position JSON, or - for standard input")
     limits(c)
     c = game_command("hint", "every distinct move with its value", _cmd_hint)
@@ -290,7 +325,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--aliens", type=int, default=None, help="fire: keep only the first N aliens")
     c.add_argument("--games", type=int, default=100000, help="fire: simulated games of the fixed strategy")
     limits(c)
-    c = game_command("replay", "play a line; exit 0 only if it wins", _cmd_replay)
+    c = game_command("replay", "play a line; exit 0 only if it wins", _cmd_replay, GAMES + ("wildfire",))
     c.add_argument("file", help="position JSON, or - for standard input")
     c.add_argument("line", help="JSON list of moves (fire: and reveals), or an object with a \"line\"")
     c.add_argument("--json", action="store_true")
