@@ -25,6 +25,13 @@ inline py::object stop_reason(StopReason r) {
   return py::str(stop_reason_name(r));
 }
 
+inline void put_table_stats(py::dict& d, const TableStats& t) {
+  d["table_hits"] = t.hits;
+  d["table_stores"] = t.stores;
+  d["table_capacity"] = t.capacity;
+  d["table_bytes"] = t.bytes;
+}
+
 inline py::dict stats_dict(const SearchStats& s) {
   py::dict d;
   d["nodes"] = s.nodes;
@@ -33,11 +40,8 @@ inline py::dict stats_dict(const SearchStats& s) {
   d["stopped_by"] = stop_reason(s.stopped_by);
   d["pruned"] = s.pruned;
   d["max_depth"] = s.max_depth;
-  d["table_hits"] = s.table_hits;
-  d["table_stores"] = s.table_stores;
-  d["table_used"] = s.table_used;
-  d["table_capacity"] = s.table_capacity;
-  d["table_bytes"] = s.table_bytes;
+  put_table_stats(d, s.table);
+  d["table_used"] = s.table.used;
   return d;
 }
 
@@ -47,14 +51,11 @@ inline py::dict stats_dict(const ExpectimaxStats& s) {
   d["seconds"] = s.seconds;
   d["nodes_per_second"] = s.seconds > 0 ? static_cast<double>(s.nodes) / s.seconds : 0.0;
   d["stopped_by"] = stop_reason(s.stopped_by);
-  d["states_stored"] = s.table_used;
+  d["states_stored"] = s.table.used;
   d["cutoffs"] = s.cutoffs;
   d["bound_prunes"] = s.bound_prunes;
   d["max_depth"] = s.max_depth;
-  d["table_hits"] = s.table_hits;
-  d["table_stores"] = s.table_stores;
-  d["table_capacity"] = s.table_capacity;
-  d["table_bytes"] = s.table_bytes;
+  put_table_stats(d, s.table);
   return d;
 }
 

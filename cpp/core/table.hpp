@@ -28,6 +28,15 @@ inline uint64_t table_hash(const Key128& key) { return mix64(key.lo ^ mix64(key.
 inline uint64_t storable(uint64_t key) { return key ? key : 1; }
 inline const Key128& storable(const Key128& key) { return key; }
 
+// How a table was used, for search statistics.
+struct TableStats {
+  uint64_t hits = 0;
+  uint64_t stores = 0;
+  uint64_t used = 0;  // entries holding a state
+  uint64_t capacity = 0;
+  uint64_t bytes = 0;
+};
+
 template <class Value, class Key = uint64_t>
 class BoundedTable {
  public:
@@ -79,11 +88,7 @@ class BoundedTable {
     *victim = Entry{key, w, value};
   }
 
-  uint64_t capacity() const { return size_; }
-  uint64_t used() const { return used_; }
-  uint64_t bytes() const { return size_ * sizeof(Entry); }
-  uint64_t hits() const { return hits_; }
-  uint64_t stores() const { return stores_; }
+  TableStats stats() const { return {hits_, stores_, used_, size_, size_ * sizeof(Entry)}; }
 
  private:
   static_assert(std::is_trivially_copyable_v<Value> && std::is_trivially_copyable_v<Key>);

@@ -84,11 +84,7 @@ class BudgetSearch {
     s.seconds = budget_.seconds();
     s.stopped_by = budget_.reason();
     s.pruned = pruned_;
-    s.table_hits = table_.hits();
-    s.table_stores = table_.stores();
-    s.table_used = table_.used();
-    s.table_capacity = table_.capacity();
-    s.table_bytes = table_.bytes();
+    s.table = table_.stats();
     s.max_depth = max_depth_;
     return s;
   }

@@ -54,11 +54,7 @@ struct ExpectimaxStats {
   StopReason stopped_by = StopReason::kNone;
   uint64_t cutoffs = 0;         // nodes left early because their bounds sufficed
   uint64_t bound_prunes = 0;    // nodes settled by the game's upper bound alone
-  uint64_t table_hits = 0;
-  uint64_t table_stores = 0;
-  uint64_t table_used = 0;      // states stored
-  uint64_t table_capacity = 0;
-  uint64_t table_bytes = 0;
+  TableStats table;  // table.used: states stored
   int max_depth = 0;
 };
 
@@ -98,12 +94,13 @@ class Expectimax {
   }
 
   // The value of each state (a hint's choices), each searched exactly and
-  // given a fair share of what is left of the budget.
-  std::vector<Bounds> value_each(const std::vector<State>& states) {
+  // given a fair share of what is left of the budget; `known_lower`, when
+  // given, holds a proved lower bound per state.
+  std::vector<Bounds> value_each(const std::vector<State>& states, const std::vector<double>& known_lower = {}) {
     std::vector<Bounds> values;
     for (size_t i = 0; i < states.size(); ++i) {
       const auto outer = budget_.begin_slice(1.0 / static_cast<double>(states.size() - i), UINT64_MAX);
-      values.push_back(search(states[i], game_.key(states[i]), -1.0, 2.0, 0));
+      values.push_back(solve(states[i], known_lower.empty() ? -1.0 : known_lower[i]));
       budget_.end_slice(outer);
     }
     return values;
@@ -114,11 +111,7 @@ class Expectimax {
     s.nodes = budget_.nodes();
     s.seconds = budget_.seconds();
     s.stopped_by = budget_.reason();
-    s.table_hits = table_.hits();
-    s.table_stores = table_.stores();
-    s.table_used = table_.used();
-    s.table_capacity = table_.capacity();
-    s.table_bytes = table_.bytes();
+    s.table = table_.stats();
     return s;
   }
 

@@ -66,11 +66,7 @@ struct SearchStats {
   double seconds = 0;
   StopReason stopped_by = StopReason::kNone;
   uint64_t pruned = 0;  // nodes cut by the game's dead-end test
-  uint64_t table_hits = 0;
-  uint64_t table_stores = 0;
-  uint64_t table_used = 0;
-  uint64_t table_capacity = 0;
-  uint64_t table_bytes = 0;
+  TableStats table;
   int max_depth = 0;
 };
 
@@ -163,11 +159,7 @@ class ProofSearch {
     s.seconds = budget_.seconds();
     s.stopped_by = budget_.reason();
     s.pruned = pruned_;
-    s.table_hits = table_.hits();
-    s.table_stores = table_.stores();
-    s.table_used = table_.used();
-    s.table_capacity = options_.use_table ? table_.capacity() : 0;
-    s.table_bytes = options_.use_table ? table_.bytes() : 0;
+    if (options_.use_table) s.table = table_.stats();
     s.max_depth = max_depth_;
     return s;
   }

@@ -20,11 +20,11 @@ void accumulate(SearchStats& total, const SearchStats& part) {
   total.nodes += part.nodes;
   total.seconds += part.seconds;
   total.pruned += part.pruned;
-  total.table_hits += part.table_hits;
-  total.table_stores += part.table_stores;
-  total.table_used = std::max(total.table_used, part.table_used);
-  total.table_capacity = std::max(total.table_capacity, part.table_capacity);
-  total.table_bytes = std::max(total.table_bytes, part.table_bytes);
+  total.table.hits += part.table.hits;
+  total.table.stores += part.table.stores;
+  total.table.used = std::max(total.table.used, part.table.used);
+  total.table.capacity = std::max(total.table.capacity, part.table.capacity);
+  total.table.bytes = std::max(total.table.bytes, part.table.bytes);
   total.max_depth = std::max(total.max_depth, part.max_depth);
   if (part.stopped_by != StopReason::kNone) total.stopped_by = part.stopped_by;
 }
