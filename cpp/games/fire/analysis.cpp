@@ -119,36 +119,46 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Expe
 
 HintResult hint(const Game& game, const Limits& limits, Control* control) {
   Budget budget(limits, control);
-  Expectimax<Game> search(game, budget);
   HintResult r;
   const State& root = game.initial();
   std::vector<State> states;
   switch (game.kind(root)) {
-    case NodeKind::kWin: r.value = {1, 1}; break;
-    case NodeKind::kLoss: r.value = {0, 0}; break;
-    case NodeKind::kDecision: {
-      r.choices = distinct_choices(game, root, states);
-      const std::vector<Bounds> values = search.value_each(states);
-      for (size_t i = 0; i < values.size(); ++i) r.choices[i].value = values[i];
-      r.value = best_of(r.choices);
-      break;
-    }
+    case NodeKind::kWin: r.value = {1, 1}; return r;
+    case NodeKind::kLoss: r.value = {0, 0}; return r;
+    case NodeKind::kDecision: r.choices = distinct_choices(game, root, states); break;
     case NodeKind::kChance: {
       std::vector<Child> outcomes;
       game.chance_children(root, outcomes);
       for (const Child& o : outcomes)
         r.reveals.push_back(RevealChoices{o.reveal, o.probability, {}, distinct_choices(game, o.state, states)});
-      const std::vector<Bounds> values = search.value_each(states);
-      size_t next = 0;
-      r.value = {0, 0};
-      for (RevealChoices& rc : r.reveals) {
-        for (Choice& c : rc.choices) c.value = values[next++];
-        rc.value = best_of(rc.choices);
-        r.value.lo += rc.probability * rc.value.lo;
-        r.value.hi += rc.probability * rc.value.hi;
-      }
       break;
     }
+  }
+  // The fixed strategy's value of each choice, on a slice of the budget:
+  // proved lower bounds that keep a hint useful when the exact search
+  // cannot finish.
+  std::vector<double> lower;
+  {
+    const auto outer = budget.begin_slice(0.25, UINT64_MAX);
+    StrategyGame forced{game};
+    Expectimax<StrategyGame> strategy(forced, budget, {}, 0.25);
+    for (size_t i = 0; i < states.size(); ++i) {
+      const auto part = budget.begin_slice(1.0 / static_cast<double>(states.size() - i), UINT64_MAX);
+      lower.push_back(strategy.solve(states[i]).lo);
+      budget.end_slice(part);
+    }
+    budget.end_slice(outer);
+  }
+  Expectimax<Game> search(game, budget, {}, 0.75);
+  const std::vector<Bounds> values = search.value_each(states, lower);
+  size_t next = 0;
+  for (Choice& c : r.choices) c.value = values[next++];
+  r.value = r.choices.empty() ? Bounds{0, 0} : best_of(r.choices);
+  for (RevealChoices& rc : r.reveals) {
+    for (Choice& c : rc.choices) c.value = values[next++];
+    rc.value = best_of(rc.choices);
+    r.value.lo += rc.probability * rc.value.lo;
+    r.value.hi += rc.probability * rc.value.hi;
   }
   r.stats = search.stats();
   return r;
