@@ -14,6 +14,7 @@ namespace {
 constexpr uint64_t kTileDomain = 0x5749'4C44'0001ull;
 constexpr uint64_t kPawnDomain = 0x5749'4C44'0002ull;
 constexpr uint64_t kSupplyDomain = 0x5749'4C44'0003ull;
+constexpr uint64_t kPassedDomain = 0x5749'4C44'0004ull;
 constexpr uint8_t kAllDirections = 0x3F;
 
 std::string cell_text(int q, int r) {
@@ -417,7 +418,7 @@ uint64_t Game::key(const State& s) const {
   for (int c = 0; c < colors_; ++c) v[c] = mix64(s.hash[c] ^ zobrist(kSupplyDomain, s.supply[c], 0));
   for (int i = 1; i < colors_; ++i)  // insertion sort: at most four values
     for (int j = i; j > 0 && v[j - 1] > v[j]; --j) std::swap(v[j - 1], v[j]);
-  uint64_t k = s.layout;
+  uint64_t k = s.layout ^ (s.passed ? zobrist(kPassedDomain, 0, 1) : 0);
   for (int c = 0; c < colors_; ++c) k = mix64(k ^ v[c]);
   return k;
 }
@@ -501,14 +502,22 @@ void Game::children(const State& s, std::vector<Child>& out, int policy) const {
     place(base.state, base.move.pq, base.move.pr, f.nb[slot]);
     base.footprint = {base.move};
     base.order = policy == 0 ? 45 : 1000;
+    base.state.passed = pawns_ok;
     out.push_back(base);
     if (!pawns_ok) continue;
-    const State& placed = base.state;
+    State placed = base.state;
+    placed.passed = false;
+    // Normal form: after a turn that could have placed pawns and did not,
+    // pawns go only on the tile just placed. Any other action was legal on
+    // that earlier turn too (same pawns and supply, and free edges only
+    // shrink), and playing it there instead reaches the same state, so a
+    // winning line keeps a winning twin that obeys this rule.
+    const int first_tile = s.passed ? placed.count - 1 : 0;
     for (int c = 0; c < colors_; ++c) {
       if (!placed.supply[c] || !representative(placed, c)) continue;
       const uint64_t mine = color_mask(placed, c);
       const bool has_one = (mine & ones_) != 0;
-      for (int i = 0; i < placed.count; ++i) {
+      for (int i = first_tile; i < placed.count; ++i) {
         const int rm = std::min({room(placed, i), kMaxPerTurn, static_cast<int>(placed.supply[c])});
         if (rm <= 0) continue;
         int score = 0;

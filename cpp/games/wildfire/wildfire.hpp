@@ -71,6 +71,9 @@ struct State {
   std::array<uint8_t, kMaxTiles> pawns{};     // all colours
   std::array<uint8_t, kMaxColors> supply{};
   uint8_t count = 0;                          // tiles on the table
+  // The search's normal form: the last turn placed no pawns although it
+  // could have (see Game::children).
+  bool passed = false;
 };
 
 struct Footprint {
