@@ -67,7 +67,6 @@ struct MoveSpec {
   int weapon = -1;
   int target = -1;
   std::optional<Battery> destroy;
-  bool operator==(const MoveSpec&) const = default;
 };
 
 // ---- the compact state the search sees ----
