@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import resource
 import sys
 import time
 from pathlib import Path
@@ -18,11 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import fire_reference as ref  # noqa: E402  (the independent Python brute force)
 
+from run import peak_rss_mb  # noqa: E402  (bench/run.py, the Volcano! benchmarks)
 from smokejumper import Limit, fire  # noqa: E402
-
-
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def value_text(v: fire.Value) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TypeVar
+from typing import Sequence, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -37,6 +37,17 @@ def parse_json(text: str | bytes) -> object:
         raise InvalidPositionError("invalid JSON: nested too deeply") from None
     except UnicodeDecodeError:
         raise InvalidPositionError("input is not UTF-8 text") from None
+
+
+def load_models(model: type[M], items: Sequence[M | dict], where: str) -> list[M]:
+    """Validate each item as ``model``; errors name the item (``where[i]``)."""
+    out = []
+    for i, item in enumerate(items):
+        try:
+            out.append(load_model(model, item))
+        except InvalidPositionError as e:
+            raise InvalidPositionError(f"{where}[{i}]: {e}") from None
+    return out
 
 
 def load_model(model: type[M], obj: M | dict | str | bytes) -> M:

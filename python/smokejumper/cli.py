@@ -178,46 +178,24 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_replay_fire(args: argparse.Namespace) -> int:
-    result = fire.replay(_read(args.file), _read_line(args.line))
-    if args.json:
-        _emit(result, True, "")
-    else:
-        for i, step in enumerate(result.steps, 1):
-            what = (f"reveal energy {step.step.reveal.energy}/{step.step.reveal.crosshairs}"
-                    if isinstance(step.step, fire.Reveal) else _move_text(step.step))
-            print(f"{i:2}. {what} -> {step.status}")
-        if result.error:
-            print(f"illegal: {result.error}")
-        print(f"result: {result.status}")
-    return 0 if result.status == "win" and not result.error else 1
-
-
-def _cmd_replay_wildfire(args: argparse.Namespace) -> int:
-    result = wildfire.replay(_read(args.file), _read_line(args.line))
-    if args.json:
-        _emit(result, True, "")
-    else:
-        for i, step in enumerate(result.steps, 1):
-            print(f"{i:2}. {_wildfire_move_text(step.move)} -> {step.status}")
-        if result.error:
-            print(f"illegal: {result.error}")
-        print(f"result: {result.status}")
-    return 0 if result.status == "win" and not result.error else 1
+def _replay_step_text(game: str, step: Any) -> str:
+    if game == "fire":
+        return (f"reveal energy {step.step.reveal.energy}/{step.step.reveal.crosshairs}"
+                if isinstance(step.step, fire.Reveal) else _move_text(step.step))
+    if game == "wildfire":
+        return _wildfire_move_text(step.move)
+    return (f"{_flight_text(step.flight)}: dropped {step.dropped}, "
+            f"extinguished {len(step.extinguished)}, isolated {len(step.isolated)}")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    if args.game == "fire":
-        return _cmd_replay_fire(args)
-    if args.game == "wildfire":
-        return _cmd_replay_wildfire(args)
-    result = volcano.replay(_read(args.file), _read_line(args.line))
+    replay = {"fire": fire.replay, "wildfire": wildfire.replay, "volcano": volcano.replay}[args.game]
+    result = replay(_read(args.file), _read_line(args.line))
     if args.json:
         _emit(result, True, "")
     else:
         for i, step in enumerate(result.steps, 1):
-            print(f"{i:2}. {_flight_text(step.flight)}: dropped {step.dropped}, "
-                  f"extinguished {len(step.extinguished)}, isolated {len(step.isolated)} -> {step.status}")
+            print(f"{i:2}. {_replay_step_text(args.game, step)} -> {step.status}")
         if result.error:
             print(f"illegal: {result.error}")
         print(f"result: {result.status}")

@@ -18,8 +18,8 @@ from typing import Annotated, Callable, Literal, Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from smokejumper import _core
-from smokejumper._core import Control, InvalidPositionError
-from smokejumper._inputs import load_model
+from smokejumper._core import Control
+from smokejumper._inputs import load_model, load_models
 from smokejumper.limits import Limit
 from smokejumper.stats import wilson_interval
 
@@ -231,12 +231,7 @@ def replay(position: PositionLike, line: Sequence[Flight | dict]) -> ReplayResul
     """Play ``line`` through the engine step by step. ``status`` is "win"
     only if every flight is legal and the last one wins."""
     p = load_position(position)
-    flights = []
-    for i, f in enumerate(line):
-        try:
-            flights.append(load_model(Flight, f))
-        except InvalidPositionError as e:
-            raise InvalidPositionError(f"line[{i}]: {e}") from None
+    flights = load_models(Flight, line, "line")
     return ReplayResult.model_validate(_native.replay(*p.native(), [f.native() for f in flights]))
 
 

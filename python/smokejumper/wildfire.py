@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_valid
 
 from smokejumper import _core
 from smokejumper._core import Control, InvalidPositionError
-from smokejumper._inputs import load_model
+from smokejumper._inputs import load_model, load_models
 from smokejumper.limits import Limit
 
 _native = _core.wildfire
@@ -236,10 +236,5 @@ def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:
     """Play ``line`` through the engine step by step. ``status`` is "win" only
     if every move is legal and the game ends won."""
     p = load_position(position)
-    moves = []
-    for i, m in enumerate(line):
-        try:
-            moves.append(load_model(Move, m))
-        except InvalidPositionError as e:
-            raise InvalidPositionError(f"line[{i}]: {e}") from None
+    moves = load_models(Move, line, "line")
     return ReplayResult.model_validate(_native.replay(p.native(), [m.native() for m in moves]))
