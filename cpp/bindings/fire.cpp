@@ -262,10 +262,13 @@ void init_fire(py::module_& m) {
         MoveSpec spec{give, weapon, target, std::nullopt};
         if (destroy) spec.destroy = battery(*destroy);
         const Move chosen = game->move_from_spec(game->initial(), spec);
-        return state_answer(*game, game->apply(game->initial(), chosen));
+        const State next = game->apply(game->initial(), chosen);
+        py::dict d = state_answer(*game, next);
+        d["moves"] = moves_list(*game, game->legal_moves(next));
+        return d;
       },
       py::arg("position"), py::arg("move"),
-      "The position after a move and everything automatic that follows it.");
+      "The position after a move and everything automatic that follows it, and its legal moves.");
 
   m.def(
       "reveal",

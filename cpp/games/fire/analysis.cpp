@@ -10,9 +10,10 @@
 namespace sj::fire {
 namespace {
 
-// The same game with every decision forced to the fixed strategy's move, so
-// that the one expectimax also values a policy.
-struct StrategyGame {
+// The game with one policy's choice at every decision, so that the one
+// expectimax also values policies: everything but decision_children is the
+// game's own.
+struct PolicyGame {
   using Key = Game::Key;
   using State = fire::State;
   using Child = fire::Child;
@@ -22,6 +23,10 @@ struct StrategyGame {
   Key key(const State& s) const { return game.key(s); }
   double upper_bound(const State& s) const { return game.upper_bound(s); }
   void chance_children(const State& s, std::vector<Child>& out) const { game.chance_children(s, out); }
+};
+
+// Every decision forced to the fixed strategy's move.
+struct StrategyGame : PolicyGame {
   void decision_children(const State& s, std::vector<Child>& out) const {
     Child c;
     c.move = strategy_move(game, s);
@@ -36,18 +41,10 @@ struct StrategyGame {
 // the strategy's (the policy improvement theorem), and whatever the
 // strategy's values are worth within the budget, it is a policy, so its
 // value is a proved lower bound on the optimum.
-struct ImprovedGame {
-  using Key = Game::Key;
-  using State = fire::State;
-  using Child = fire::Child;
-  const Game& game;
+struct ImprovedGame : PolicyGame {
   Expectimax<StrategyGame>& strategy;
   std::vector<Child>& scratch;  // one level deep only: the strategy's search never calls back here
 
-  NodeKind kind(const State& s) const { return game.kind(s); }
-  Key key(const State& s) const { return game.key(s); }
-  double upper_bound(const State& s) const { return game.upper_bound(s); }
-  void chance_children(const State& s, std::vector<Child>& out) const { game.chance_children(s, out); }
   void decision_children(const State& s, std::vector<Child>& out) const {
     scratch.clear();
     game.decision_children(s, scratch);
@@ -101,11 +98,11 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Expe
     // A good policy's value, on a slice of the budget, is a proved lower
     // bound to search above (its lower end, if the slice ran out).
     const auto outer = budget.begin_slice(0.4, UINT64_MAX);
-    StrategyGame forced{game};
+    StrategyGame forced{{game}};
     Expectimax<StrategyGame> strategy(forced, budget, {}, 0.5);
     known_lower = strategy.solve(game.initial()).lo;
     std::vector<Child> scratch;
-    ImprovedGame improved{game, strategy, scratch};
+    ImprovedGame improved{{game}, strategy, scratch};
     Expectimax<ImprovedGame> policy(improved, budget, {}, 0.5);
     known_lower = std::max(known_lower, policy.solve(game.initial()).lo);
     budget.end_slice(outer);
@@ -140,7 +137,7 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
   std::vector<double> lower;
   {
     const auto outer = budget.begin_slice(0.25, UINT64_MAX);
-    StrategyGame forced{game};
+    StrategyGame forced{{game}};
     Expectimax<StrategyGame> strategy(forced, budget, {}, 0.25);
     for (size_t i = 0; i < states.size(); ++i) {
       const auto part = budget.begin_slice(1.0 / static_cast<double>(states.size() - i), UINT64_MAX);
@@ -197,7 +194,7 @@ Move strategy_move(const Game& game, const State& s) {
 
 SolveResult strategy_value(const Game& game, const Limits& limits, Control* control) {
   Budget budget(limits, control);
-  StrategyGame forced{game};
+  StrategyGame forced{{game}};
   Expectimax<StrategyGame> search(forced, budget);
   SolveResult r;
   r.value = search.solve(game.initial());

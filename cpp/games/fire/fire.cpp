@@ -439,7 +439,7 @@ void Game::chance_children(const State& s, std::vector<Child>& out) const {
   }
 }
 
-State Game::after(const State& s, const Move& m) const {
+State Game::apply(const State& s, const Move& m) const {
   State c = s;
   const int p = c.turn, t = c.revealed;
   const size_t pi = static_cast<size_t>(p);
@@ -499,7 +499,7 @@ void Game::decision_children(const State& s, std::vector<Child>& out) const {
   const size_t first = out.size();
   for_each_move(s, [&](const Move& m) {
     Child child;
-    child.state = after(s, m);
+    child.state = apply(s, m);
     child.key = key(child.state);
     for (size_t i = first; i < out.size(); ++i)
       if (out[i].key == child.key) return;
@@ -514,11 +514,9 @@ void Game::decision_children(const State& s, std::vector<Child>& out) const {
 
 std::vector<Move> Game::legal_moves(const State& s) const {
   std::vector<Move> moves;
-  if (kind(s) == NodeKind::kDecision) for_each_move(s, [&](const Move& m) { moves.push_back(m); });
+  for_each_legal_move(s, [&](const Move& m) { moves.push_back(m); });
   return moves;
 }
-
-State Game::apply(const State& s, const Move& m) const { return after(s, m); }
 
 Move Game::move_from_spec(const State& s, const MoveSpec& m) const {
   if (kind(s) != NodeKind::kDecision)

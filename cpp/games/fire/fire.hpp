@@ -129,6 +129,7 @@ class Game {
   void for_each_legal_move(const State& s, F&& f) const {
     if (kind(s) == NodeKind::kDecision) for_each_move(s, f);
   }
+  // The state after a legal move and everything automatic that follows it.
   State apply(const State& s, const Move& m) const;
   State reveal(const State& s, int kind) const;
 
@@ -161,7 +162,6 @@ class Game {
 
   template <class F>
   void for_each_move(const State& s, F&& f) const;
-  State after(const State& s, const Move& m) const;
   void end_turn(State& s) const;
   void start_turn(State& s) const;
   void reshuffle(State& s, int p) const;

@@ -299,8 +299,7 @@ def apply(position: PositionLike, move: Move | dict) -> CheckResult:
     """The position after ``move`` and whatever is automatic after it."""
     p = load_position(position)
     m = load_model(Move, move)
-    after = _native.apply(p.native(), m.native())
-    return check(after["position"])
+    return CheckResult.model_validate(_native.apply(p.native(), m.native()))
 
 
 def replay(position: PositionLike, steps: Sequence[Move | Reveal | dict]) -> ReplayResult:
