@@ -83,20 +83,80 @@ def permuted(position: dict, perm: list[int]) -> dict:
 # ---------------------------------------------------------------- solver against the reference
 
 def test_solver_agrees_with_reference_on_300_positions():
+    # Both searches on their own: layouts first (which decides these small
+    # games alone, losses included) and move by move.
     rng = random.Random(2024)
     seen = {"win": 0, "loss": 0}
+    by_layouts = 0
     for _ in range(320):
         position = random_position(rng)
         expected, _line = ref.solve(position)
-        result = wildfire.solve(position, Limit(seconds=20))
-        assert result.verdict == expected, position
+        for use_layouts in (True, False):
+            result = wildfire.solve(position, Limit(seconds=20), use_layouts=use_layouts)
+            assert result.verdict == expected, (position, use_layouts)
+            if expected == "win":
+                check_certificate(position, result.line)
+                assert len(result.line) == ref.parse(position).turns_left
+            else:
+                assert result.line is None
+            by_layouts += result.stats.decided_by == "layouts"
         seen[expected] += 1
-        if expected == "win":
-            check_certificate(position, result.line)
-            assert len(result.line) == ref.parse(position).turns_left
-        else:
-            assert result.line is None
     assert seen["win"] >= 60 and seen["loss"] >= 60, seen
+    assert by_layouts >= 300, by_layouts
+
+
+def rotated(position: dict, turns: int, mirror: bool) -> dict:
+    """A mid-game position turned by 60 degrees ``turns`` times about the
+    start tile (and mirrored first), so the same game on other cells."""
+    q0, r0 = position["tiles"][0]["q"], position["tiles"][0]["r"]
+
+    def move(q: int, r: int) -> tuple[int, int]:
+        q, r = q - q0, r - r0
+        if mirror:
+            q, r = r, q
+        for _ in range(turns):
+            q, r = -r, q + r
+        return q + q0, r + r0
+
+    out = dict(position)
+    out["tiles"] = [dict(t, q=move(t["q"], t["r"])[0], r=move(t["q"], t["r"])[1]) for t in position["tiles"]]
+    return out
+
+
+def test_turned_and_mirrored_tables_keep_the_verdict():
+    # The layouts search tries tie cells once per symmetry of the table.
+    rng = random.Random(31)
+    checked = 0
+    while checked < 40:
+        position = ref.random_midgame(rng, rng.randint(3, 7), level=1)
+        expected = wildfire.solve(position).verdict
+        for turns, mirror in ((1, False), (3, True), (5, False)):
+            turned = rotated(position, turns, mirror)
+            result = wildfire.solve(turned)
+            assert result.verdict == expected != "unknown", (position, turns, mirror)
+            if result.verdict == "win":
+                check_certificate(turned, result.line)
+        checked += 1
+
+
+def box_deal(seed: int) -> list[dict]:
+    tiles = list(ref.BOX)
+    random.Random(seed).shuffle(tiles)
+    return [{"n": n} for n in tiles[:36]]
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_full_deals_are_decided_and_certificates_replay(level):
+    # Full 36-tile deals from the box: the layouts search decides these in
+    # well under a second each; every win replays through the reference.
+    decided = 0
+    for seed in range(1, 9):
+        position = {"deal": box_deal(seed), "level": level}
+        result = wildfire.solve(position, Limit(seconds=30))
+        if result.verdict == "win":
+            check_certificate(position, result.line)
+        decided += result.verdict != "unknown"
+    assert decided == 8
 
 
 def test_colour_permutation_keeps_the_verdict():
@@ -204,11 +264,11 @@ def test_one_tile_deals():
 
 
 def test_node_limit_gives_unknown():
-    rng = random.Random(2)   # a full deal the solver does not decide quickly
+    rng = random.Random(2)   # a full deal: 35 turns need more than 20 nodes
     p = {"deal": [{"n": n} for n in rng.sample(list(ref.BOX), 36)], "supply": [12] * 4, "level": 2}
-    r = wildfire.solve(p, Limit(nodes=500))
+    r = wildfire.solve(p, Limit(nodes=20))
     assert r.verdict == "unknown" and r.stats.stopped_by == "nodes" and r.line is None
-    assert r.stats.nodes <= 500
+    assert r.stats.nodes <= 20
 
 
 @pytest.mark.parametrize("position, needle", [

@@ -32,12 +32,18 @@ inline void put_table_stats(py::dict& d, const TableStats& t) {
   d["table_bytes"] = t.bytes;
 }
 
-inline py::dict stats_dict(const SearchStats& s) {
+// What every search reports: its size, its time and why it stopped.
+inline py::dict counts_dict(uint64_t nodes, double seconds, StopReason stopped_by) {
   py::dict d;
-  d["nodes"] = s.nodes;
-  d["seconds"] = s.seconds;
-  d["nodes_per_second"] = s.seconds > 0 ? static_cast<double>(s.nodes) / s.seconds : 0.0;
-  d["stopped_by"] = stop_reason(s.stopped_by);
+  d["nodes"] = nodes;
+  d["seconds"] = seconds;
+  d["nodes_per_second"] = seconds > 0 ? static_cast<double>(nodes) / seconds : 0.0;
+  d["stopped_by"] = stop_reason(stopped_by);
+  return d;
+}
+
+inline py::dict stats_dict(const SearchStats& s) {
+  py::dict d = counts_dict(s.nodes, s.seconds, s.stopped_by);
   d["pruned"] = s.pruned;
   d["max_depth"] = s.max_depth;
   put_table_stats(d, s.table);
@@ -46,11 +52,7 @@ inline py::dict stats_dict(const SearchStats& s) {
 }
 
 inline py::dict stats_dict(const ExpectimaxStats& s) {
-  py::dict d;
-  d["nodes"] = s.nodes;
-  d["seconds"] = s.seconds;
-  d["nodes_per_second"] = s.seconds > 0 ? static_cast<double>(s.nodes) / s.seconds : 0.0;
-  d["stopped_by"] = stop_reason(s.stopped_by);
+  py::dict d = counts_dict(s.nodes, s.seconds, s.stopped_by);
   d["states_stored"] = s.table.used;
   d["cutoffs"] = s.cutoffs;
   d["bound_prunes"] = s.bound_prunes;

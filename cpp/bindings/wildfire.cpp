@@ -1,6 +1,7 @@
 // Wild Fire! bindings. Positions come in as plain tuples (the Python layer
 // has already read the JSON, checked shapes and filled in defaults); answers
 // go out as dicts in the spec's JSON shape. Searches run without the GIL.
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -8,8 +9,10 @@
 #include <tuple>
 
 #include "bindings/common.hpp"
+#include "core/bits.hpp"
 #include "core/error.hpp"
 #include "games/wildfire/analysis.hpp"
+#include "games/wildfire/hint.hpp"
 #include "games/wildfire/wildfire.hpp"
 
 namespace sj::bindings {
@@ -18,13 +21,14 @@ namespace {
 using namespace sj::wildfire;
 using TileTuple = std::tuple<int, int, int, int, std::vector<int>>;  // q, r, n, spaces, pawns
 using KindTuple = std::pair<int, int>;                                 // n, spaces
-// tiles, turn, supply, level, known, rest (deal_rest or pool), turns_left
+// tiles, turn, supply, level, known, rest (deal_rest or pool), turns_left,
+// drawn (n 0: not given)
 using PositionTuple = std::tuple<std::vector<TileTuple>, int, std::vector<int>, int, bool,
-                                 std::vector<KindTuple>, int>;
+                                 std::vector<KindTuple>, int, KindTuple>;
 using MoveTuple = std::tuple<int, int, int, int, int, int>;  // place q, r, color (-1 none), tile q, r, count
 
 PositionSpec make_spec(const PositionTuple& t) {
-  const auto& [tiles, turn, supply, level, known, rest, turns_left] = t;
+  const auto& [tiles, turn, supply, level, known, rest, turns_left, drawn] = t;
   PositionSpec spec;
   for (const auto& [q, r, n, spaces, pawns] : tiles) spec.tiles.push_back({q, r, n, spaces, pawns});
   spec.turn = turn;
@@ -33,6 +37,7 @@ PositionSpec make_spec(const PositionTuple& t) {
   spec.known = known;
   for (const auto& [n, spaces] : rest) spec.rest.push_back({n, spaces});
   spec.turns_left = turns_left;
+  if (drawn.first) spec.drawn = Kind{drawn.first, drawn.second};
   return spec;
 }
 
@@ -42,14 +47,16 @@ std::unique_ptr<Game> make_game(const PositionTuple& t) {
   return std::make_unique<Game>(spec);
 }
 
+py::dict kind_dict(const Kind& k) {
+  py::dict d;
+  d["n"] = k.n;
+  d["spaces"] = k.spaces;
+  return d;
+}
+
 py::list kinds_list(const std::vector<Kind>& kinds) {
   py::list out;
-  for (const Kind& k : kinds) {
-    py::dict d;
-    d["n"] = k.n;
-    d["spaces"] = k.spaces;
-    out.append(d);
-  }
+  for (const Kind& k : kinds) out.append(kind_dict(k));
   return out;
 }
 
@@ -74,6 +81,7 @@ py::dict position_dict(const PositionSpec& spec) {
   } else {
     d["pool"] = kinds_list(spec.rest);
     d["turns_left"] = spec.turns_left;
+    if (spec.drawn) d["drawn"] = kind_dict(*spec.drawn);
   }
   return d;
 }
@@ -153,6 +161,7 @@ void init_wildfire(py::module_& m) {
   m.attr("MAX_COLORS") = kMaxColors;
   m.attr("MAX_SUPPLY_PER_COLOR") = kMaxSupplyPerColor;
   m.attr("MAX_COORDINATE") = kMaxCoordinate;
+  m.attr("MAX_HINT_SAMPLES") = kMaxHintSamples;
 
   m.def(
       "check",
@@ -178,22 +187,90 @@ void init_wildfire(py::module_& m) {
   m.def(
       "solve",
       [](const PositionTuple& position, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb,
-         Control* control, bool use_table, bool use_pruning) {
+         Control* control, bool use_table, bool use_pruning, bool use_layouts) {
         const auto game = make_game(position);
         SolveResult r;
         {
           py::gil_scoped_release release;
           r = solve(*game, game->initial(), make_limits(max_nodes, max_seconds, max_memory_mb), control,
-                    ProofOptions{use_table, use_pruning, false});
+                    ProofOptions{use_table, use_pruning, false}, use_layouts);
         }
         py::dict d;
         d["verdict"] = verdict_name(r.verdict);
         d["line"] = r.verdict == Verdict::kWin ? py::object(moves_list(*game, r.line)) : py::none();
-        d["stats"] = stats_dict(r.stats);
+        py::dict stats = stats_dict(r.stats);
+        stats["layouts"] = r.layouts.layouts;
+        stats["layouts_refuted"] = r.layouts.refuted;
+        stats["pawn_plan_nodes"] = r.layouts.plan_nodes;
+        stats["decided_by"] = r.verdict == Verdict::kUnknown ? py::object(py::none())
+                              : py::str(r.by_layouts ? "layouts" : "moves");
+        d["stats"] = stats;
         return d;
       },
       py::arg("position"), py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
-      py::arg("control") = nullptr, py::arg("use_table") = true, py::arg("use_pruning") = true);
+      py::arg("control") = nullptr, py::arg("use_table") = true, py::arg("use_pruning") = true,
+      py::arg("use_layouts") = true);
+
+  m.def(
+      "hint",
+      [](const PositionTuple& position, int samples, uint64_t seed, uint64_t sample_nodes, int workers,
+         uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control) {
+        const PositionSpec spec = make_spec(position);
+        HintOptions options;
+        options.samples = samples;
+        options.seed = seed;
+        options.sample_nodes = sample_nodes;
+        options.workers = workers;
+        options.limits = make_limits(max_nodes, max_seconds, max_memory_mb);
+        HintResult r;
+        std::unique_ptr<Game> game;
+        {
+          py::gil_scoped_release release;
+          r = hint(spec, options, control);
+          game = std::make_unique<Game>(spec);
+        }
+        py::list choices;
+        for (const HintChoice& c : r.choices) {
+          py::dict d;
+          d["move"] = move_dict(*game, c.move);
+          d["wins"] = c.wins;
+          d["losses"] = c.losses;
+          d["unknown"] = c.unknown;
+          choices.append(d);
+        }
+        py::dict stats = counts_dict(r.nodes, r.seconds, r.stopped_by);
+        stats["solves"] = r.solves;
+        stats["workers"] = r.workers;
+        py::dict d;
+        d["exact"] = r.exact;
+        d["drawn"] = kind_dict(r.drawn);
+        d["samples"] = r.samples;
+        d["samples_requested"] = r.requested;
+        d["seed"] = seed;
+        d["choices"] = choices;
+        d["stats"] = stats;
+        return d;
+      },
+      py::arg("position"), py::arg("samples"), py::arg("seed"), py::arg("sample_nodes"), py::arg("workers"),
+      py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"), py::arg("control") = nullptr,
+      "Every legal action with its verdicts over the sampled deals (hidden order, drawn tile given) "
+      "or the known deal; choices in legal-move order.");
+
+  m.def(
+      "sample_deals",
+      [](const PositionTuple& position, int samples, uint64_t seed) {
+        const PositionSpec spec = make_spec(position);
+        std::vector<std::vector<Kind>> deals;
+        {
+          py::gil_scoped_release release;
+          deals = sample_deals(spec, samples, seed);
+        }
+        py::list out;
+        for (const auto& deal : deals) out.append(kinds_list(deal));
+        return out;
+      },
+      py::arg("position"), py::arg("samples"), py::arg("seed"),
+      "The tiles drawn after this turn's tile in each deal hint() samples.");
 
   m.def(
       "replay",
@@ -226,6 +303,38 @@ void init_wildfire(py::module_& m) {
       },
       py::arg("position"), py::arg("line"),
       "Play moves through the engine, step by step; stops at the first illegal one.");
+
+  m.def(
+      "score",
+      [](const PositionTuple& position, int players) {
+        const auto game = make_game(position);
+        const State& s = game->initial();
+        const ScoreSheet sheet = score_sheet(*game, s, players);
+        py::list regions;
+        for (const ScoredRegion& region : sheet.regions) {
+          std::vector<Axial> cells;
+          for_each_bit(region.tiles, [&](int i) { cells.push_back(game->cell(s, i)); });
+          std::sort(cells.begin(), cells.end(),
+                    [](Axial a, Axial b) { return a.q != b.q ? a.q < b.q : a.r < b.r; });
+          py::list tiles;
+          for (Axial a : cells) tiles.append(cell_list(a));
+          py::dict d;
+          d["player"] = region.player;
+          d["color"] = region.color;
+          d["tiles"] = tiles;
+          d["value"] = region.value;
+          regions.append(d);
+        }
+        py::dict d;
+        d["colors"] = sheet.colors;
+        d["scores"] = sheet.scores;
+        d["tie_breaks"] = sheet.tie_breaks;
+        d["regions"] = regions;
+        return d;
+      },
+      py::arg("position"), py::arg("players"),
+      "Each player's score and tie-break (their most valuable region) and every scored wooded region, "
+      "on the position's current free edges.");
 }
 
 }  // namespace sj::bindings

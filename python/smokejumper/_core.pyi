@@ -73,16 +73,26 @@ class wildfire:  # a submodule
     MAX_COLORS: int
     MAX_SUPPLY_PER_COLOR: int
     MAX_COORDINATE: int
+    MAX_HINT_SAMPLES: int
     # tiles (q, r, n, spaces (0: default), pawns per colour), turn, supply, level, known,
-    # rest ((n, spaces) each: the deal still to come, or the pool), turns_left
+    # rest ((n, spaces) each: the deal still to come, or the pool), turns_left,
+    # drawn ((n, spaces); n 0: not given)
     Position = tuple[list[tuple[int, int, int, int, list[int]]], int, list[int], int, bool,
-                     list[tuple[int, int]], int]
+                     list[tuple[int, int]], int, tuple[int, int]]
     Move = tuple[int, int, int, int, int, int]  # place q, r, color (-1: no pawns), tile q, r, count
     @staticmethod
     def check(position: Position) -> dict[str, Any]: ...
     @staticmethod
     def solve(position: Position, max_nodes: int, max_seconds: float, max_memory_mb: int,
               control: Control | None = None, use_table: bool = True,
-              use_pruning: bool = True) -> dict[str, Any]: ...
+              use_pruning: bool = True, use_layouts: bool = True) -> dict[str, Any]: ...
+    @staticmethod
+    def hint(position: Position, samples: int, seed: int, sample_nodes: int, workers: int,
+             max_nodes: int, max_seconds: float, max_memory_mb: int,
+             control: Control | None = None) -> dict[str, Any]: ...
+    @staticmethod
+    def sample_deals(position: Position, samples: int, seed: int) -> list[list[dict[str, int]]]: ...
     @staticmethod
     def replay(position: Position, line: list[Move]) -> dict[str, Any]: ...
+    @staticmethod
+    def score(position: Position, players: int) -> dict[str, Any]: ...

@@ -155,7 +155,39 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_hint_wildfire(args: argparse.Namespace) -> int:
+    try:
+        options = {k: getattr(args, k) for k in ("samples", "seed", "sample_nodes") if getattr(args, k) is not None}
+        result = wildfire.hint(_read(args.file), _limit(args), workers=args.workers, **options)
+    except ValueError as e:  # InvalidPositionError included
+        raise UsageError(str(e)) from None
+    d = result.drawn
+    drawn = f"drawn: tile {d.n} with {d.spaces} space{'s' if d.spaces > 1 else ''}"
+    if result.exact:
+        lines = [f"{drawn}; one possible deal, so exact verdicts"]
+        verdict = {(1, 0, 0): "win", (0, 1, 0): "loss"}
+        lines += [f"  {verdict.get((c.wins, c.losses, c.unknown), 'unknown'):7} {_wildfire_move_text(c.move)}"
+                  for c in result.choices]
+    else:
+        lines = [f"{drawn}; {result.samples} of {result.samples_requested} "
+                 f"sampled deals counted (seed {result.seed})",
+                 "| move | wins | losses | unknown | win share | 95% interval |",
+                 "| --- | ---: | ---: | ---: | ---: | --- |"]
+        lines += [f"| {_wildfire_move_text(c.move)} | {c.wins} | {c.losses} | {c.unknown} | {c.win_share:.3f} | "
+                  f"[{c.interval95[0]:.3f}, {c.interval95[1]:.3f}] |" for c in result.choices]
+    s = result.stats
+    lines.append(f"nodes: {s.nodes}  solves: {s.solves}  seconds: {s.seconds:.3f}  stopped by: {s.stopped_by or '-'}")
+    _emit(result, args.json, "\n".join(lines))
+    return 0
+
+
 def _cmd_hint(args: argparse.Namespace) -> int:
+    if args.game == "wildfire":
+        return _cmd_hint_wildfire(args)
+    given = [f"--{k.replace('_', '-')}" for k in ("samples", "seed", "sample_nodes", "workers")
+             if getattr(args, k) is not None]
+    if given:
+        raise UsageError(f"{', '.join(given)}: only for hint wildfire")
     if args.game == "fire":
         return _cmd_hint_fire(args)
     result = volcano.hint(_read(args.file), _limit(args))
@@ -229,32 +261,61 @@ def _cmd_analyse_fire(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+    if done == total:
+        print(file=sys.stderr)
+
+
+def _share_table(title: str, noun: str, count: int, result: Any, cost: dict[str, str]) -> str:
+    """The summary of a batch of verdicts, with the game's ``cost`` columns."""
+    lo, hi = result.interval95
+    heads = [noun, "wins", "losses", "unknown", "winnable share", "95% interval", *cost]
+    aligns = ["---:"] * 5 + ["---"] + ["---:"] * len(cost)
+    cells = [str(count), str(result.wins), str(result.losses), str(result.unknown), f"{result.win_share:.3f}",
+             f"[{lo:.3f}, {hi:.3f}]", *cost.values()]
+    return "\n".join([title] + ["| " + " | ".join(row) + " |" for row in (heads, aligns, cells)])
+
+
+# Options of `analyse` that only some games take (those without a default).
+_ANALYSE_OPTIONS = {"layouts": ("volcano",), "deals": ("wildfire",), "level": ("wildfire",),
+                    "workers": ("volcano", "wildfire")}
+
+
 def _cmd_analyse(args: argparse.Namespace) -> int:
+    misplaced = [f"--{k}" for k, games in _ANALYSE_OPTIONS.items()
+                 if getattr(args, k) is not None and args.game not in games]
+    if misplaced:
+        raise UsageError(f"analyse {args.game} does not take {', '.join(misplaced)}")
     if args.game == "fire":
         return _cmd_analyse_fire(args)
-    if args.layouts is None:
-        raise UsageError("analyse volcano needs --layouts N")
-
-    def progress(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
-        if done == total:
-            print(file=sys.stderr)
-
+    wild = args.game == "wildfire"
+    count, needed = (args.deals, "--deals N") if wild else (args.layouts, "--layouts N")
+    if count is None or (wild and args.level is None):
+        raise UsageError(f"analyse {args.game} needs {needed}" + (" --level L" if wild else ""))
+    progress = None if args.json else _progress
     try:
-        result = volcano.analyse(args.layouts, seed=args.seed, limit=_limit(args), workers=args.workers,
-                                 progress=None if args.json else progress)
+        if wild:
+            result = wildfire.analyse(count, level=args.level, seed=args.seed, limit=_limit(args),
+                                      workers=args.workers, progress=progress)
+        else:
+            result = volcano.analyse(count, seed=args.seed, limit=_limit(args), workers=args.workers,
+                                     progress=progress)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    lo, hi = result.interval95
-    text = "\n".join([
-        f"standard layouts, seeds {args.seed}..{args.seed + args.layouts - 1}",
-        "| layouts | wins | losses | unknown | winnable share | 95% interval | median nodes | median seconds |",
-        "| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
-        f"| {result.layouts} | {result.wins} | {result.losses} | {result.unknown} | {result.win_share:.3f} | "
-        f"[{lo:.3f}, {hi:.3f}] | {result.median_nodes:,.0f} | {result.median_seconds:.3f} |",
-    ])
+    seeds = f"seeds {args.seed}..{args.seed + count - 1}"
+    if wild:
+        text = _share_table(
+            f"Wild Fire! level {args.level}, full deals of {seeds}, order known", "deals", count, result,
+            {"median ms": f"{1000 * result.median_seconds:,.2f}", "max ms": f"{1000 * result.max_seconds:,.2f}",
+             "median nodes": f"{result.median_nodes:,.0f}", "nodes/s": f"{result.nodes_per_second:,.0f}"})
+        text += f"\nwall time {result.wall_seconds:.1f} s on {result.workers} threads"
+    else:
+        text = _share_table(f"standard layouts, {seeds}", "layouts", count, result,
+                            {"median nodes": f"{result.median_nodes:,.0f}",
+                             "median seconds": f"{result.median_seconds:.3f}"})
     _emit(result, args.json, text)
     return 0
 
@@ -286,8 +347,15 @@ def _parser() -> argparse.ArgumentParser:
                      "probability", _cmd_solve, GAMES + ("wildfire",))
     c.add_argument("file", help="position JSON, or - for standard input")
     limits(c)
-    c = game_command("hint", "every distinct move with its value", _cmd_hint)
+    c = game_command("hint", "every distinct move with its value; wildfire: every legal move with its "
+                     "share of won deals (hidden order: sampled deals; the position needs 'drawn')", _cmd_hint,
+                     GAMES + ("wildfire",))
     c.add_argument("file", help="position JSON, or - for standard input")
+    c.add_argument("--samples", type=int, default=None, metavar="N", help="wildfire: deals to sample (default 200)")
+    c.add_argument("--seed", type=int, default=None, metavar="S", help="wildfire: sampling seed (default 0)")
+    c.add_argument("--sample-nodes", type=int, default=None, metavar="N",
+                   help=f"wildfire: node cap of each solve (default {wildfire.DEFAULT_SAMPLE_NODES:,})")
+    c.add_argument("--workers", type=int, default=None, help="wildfire: threads (default: every core)")
     limits(c)
     c = game_command("generate", "a random standard layout", _cmd_generate, ("volcano",))
     c.add_argument("--seed", type=int, required=True)
@@ -295,10 +363,15 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--rate", action="store_true", help="also measure its difficulty")
     limits(c)
     c = game_command("analyse", "volcano: the share of random standard layouts that can be won; "
-                     "fire: a level's optimal win probability against the fixed strategy", _cmd_analyse)
+                     "wildfire: the share of random full deals of a level that can be won with the order "
+                     "known; fire: a level's optimal win probability against the fixed strategy", _cmd_analyse,
+                     GAMES + ("wildfire",))
     c.add_argument("--layouts", type=int, default=None, metavar="N", help="volcano: how many layouts")
-    c.add_argument("--seed", type=int, default=1, help="first layout seed, or the simulation seed (default 1)")
-    c.add_argument("--workers", type=int, default=None, help="volcano: threads (default: every core)")
+    c.add_argument("--deals", type=int, default=None, metavar="N", help="wildfire: how many deals")
+    c.add_argument("--level", type=int, default=None, metavar="L", help="wildfire: the level, 1-3")
+    c.add_argument("--seed", type=int, default=1,
+                   help="first layout or deal seed, or the simulation seed (default 1)")
+    c.add_argument("--workers", type=int, default=None, help="volcano, wildfire: threads (default: every core)")
     c.add_argument("--mode", choices=("solo", "team"), default="solo", help="fire: the Level 1 to analyse")
     c.add_argument("--aliens", type=int, default=None, help="fire: keep only the first N aliens")
     c.add_argument("--games", type=int, default=100000, help="fire: simulated games of the fixed strategy")

@@ -10,18 +10,14 @@ docs/rules/volcano.md.
 
 from __future__ import annotations
 
-import os
-import statistics
-from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from smokejumper import _core
+from smokejumper import _batch, _core
 from smokejumper._core import Control
 from smokejumper._inputs import load_model, load_models
 from smokejumper.limits import Limit
-from smokejumper.stats import wilson_interval
 
 _native = _core.volcano
 MAX_COORDINATE: int = _native.MAX_COORDINATE
@@ -263,32 +259,16 @@ def analyse(layouts: int, *, seed: int = 1, limit: Limit | None = None, workers:
     """Solve the standard layouts of seeds ``seed .. seed+layouts-1``, each
     under ``limit``, on ``workers`` threads (default: every core; the C++
     releases the GIL). Results are in seed order whatever the thread count."""
-    if not 1 <= layouts <= 1_000_000:
-        raise ValueError(f"layouts must be 1..1000000, got {layouts}")
-    if seed < 0 or seed + layouts > 2**64:
-        raise ValueError(f"seeds {seed}..{seed + layouts - 1} are outside 0..2**64-1")
-    workers = workers or os.cpu_count() or 1
-    if not 1 <= workers <= 256:
-        raise ValueError(f"workers must be 1..256, got {workers}")
+    seed_range = _batch.seeds(layouts, seed, "layouts")
+    threads = _batch.thread_count(workers)
 
-    def one(layout_seed: int) -> LayoutVerdict:
-        r = solve(generate(layout_seed).position, limit)
+    def one(layout_seed: int, control: Control) -> LayoutVerdict:
+        r = solve(generate(layout_seed).position, limit, control=control)
         return LayoutVerdict(seed=layout_seed, verdict=r.verdict, nodes=r.stats.nodes,
                              seconds=r.stats.seconds)
 
-    results: list[LayoutVerdict] = []
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(one, range(seed, seed + layouts)):
-            results.append(result)
-            if progress:
-                progress(len(results), layouts)
-    wins = sum(r.verdict == "win" for r in results)
-    losses = sum(r.verdict == "loss" for r in results)
-    unknown = layouts - wins - losses
-    return Analysis(
-        layouts=layouts, wins=wins, losses=losses, unknown=unknown, win_share=wins / layouts,
-        interval95=(wilson_interval(wins, layouts)[0], wilson_interval(wins + unknown, layouts)[1]),
-        median_nodes=statistics.median(r.nodes for r in results),
-        median_seconds=statistics.median(r.seconds for r in results),
-        results=results,
-    )
+    results = _batch.run(one, seed_range, threads, progress)
+    t = _batch.Tally.of(results)
+    return Analysis(layouts=layouts, wins=t.wins, losses=t.losses, unknown=t.unknown, win_share=t.win_share,
+                    interval95=t.interval95, median_nodes=t.median_nodes, median_seconds=t.median_seconds,
+                    results=results)

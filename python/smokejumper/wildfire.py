@@ -1,5 +1,7 @@
-"""Wild Fire! solitaire: known-order verdicts with certificates, legal moves
-and replays. Rules: the project's spec, readings in docs/rules/wildfire.md.
+"""Wild Fire! solitaire: known-order verdicts with certificates, legal moves,
+replays, and hints that value every action of a turn (on sampled deals when
+the order is hidden), and the 2-4 player scores of a table. Rules: the
+project's spec, readings in docs/rules/wildfire.md.
 
 >>> from smokejumper import wildfire, Limit
 >>> wildfire.solve({"deal": [{"n": 1}, {"n": 5}], "supply": [1]}, Limit(seconds=10)).verdict
@@ -8,20 +10,28 @@ and replays. Rules: the project's spec, readings in docs/rules/wildfire.md.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Sequence
+import random
+import time
+from typing import Annotated, Any, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
-from smokejumper import _core
+from smokejumper import _batch, _core
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model, load_models
 from smokejumper.limits import Limit
+from smokejumper.stats import wilson_interval
 
 _native = _core.wildfire
 MAX_TILES: int = _native.MAX_TILES
 MAX_COLORS: int = _native.MAX_COLORS
 MAX_SUPPLY_PER_COLOR: int = _native.MAX_SUPPLY_PER_COLOR
 MAX_COORDINATE: int = _native.MAX_COORDINATE
+MAX_HINT_SAMPLES: int = _native.MAX_HINT_SAMPLES
+# Each solve of a hint (one action on one deal) stops here and counts as
+# unknown. A node cap, unlike a time limit, gives the same answer on any
+# machine; late-game solves rarely need a tenth of this one.
+DEFAULT_SAMPLE_NODES = 50_000
 
 # The spec's table; an assumption about the box, not a fact from it.
 DEFAULT_SPACES = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
@@ -33,8 +43,8 @@ Status = Literal["win", "loss", "ongoing"]
 
 _FORMS = {
     "deal": ({"deal", "level", "supply"}, "known order from the start"),
-    "start": ({"start", "pool", "turns", "level", "supply"}, "hidden order from the start"),
-    "tiles": ({"tiles", "turn", "supply", "level", "deal_rest", "pool", "turns_left"}, "mid-game"),
+    "start": ({"start", "pool", "turns", "drawn", "level", "supply"}, "hidden order from the start"),
+    "tiles": ({"tiles", "turn", "supply", "level", "deal_rest", "pool", "turns_left", "drawn"}, "mid-game"),
 }
 
 
@@ -61,7 +71,9 @@ class Position(BaseModel):
     """The spec's position JSON, in any of its forms: ``deal`` (known order
     from the start), ``start`` + ``pool`` + ``turns`` (hidden order from the
     start), or ``tiles`` + ``turn`` with ``deal_rest`` (known order) or
-    ``pool`` + ``turns_left`` (hidden order)."""
+    ``pool`` + ``turns_left`` (hidden order). A hidden order may add
+    ``drawn``, the tile just drawn for this turn (the pool still lists it),
+    which makes the turn playable and valuable by :func:`hint`."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -79,6 +91,8 @@ class Position(BaseModel):
     turn: int | None = Field(default=None, ge=0, le=MAX_TILES)
     deal_rest: list[TileKind] | None = Field(default=None, max_length=MAX_TILES)
     turns_left: int | None = Field(default=None, ge=0, le=MAX_TILES)
+    drawn: TileKind | None = Field(default=None, description="Hidden order: the tile drawn for this turn, "
+                                   "one of the pool's")
     supply: list[Count] = Field(default_factory=lambda: [12, 12, 12, 12], min_length=1,
                                 max_length=MAX_COLORS)
     level: int = Field(default=1, ge=1, le=3)
@@ -108,6 +122,8 @@ class Position(BaseModel):
                                  "'turns_left' (hidden order), not both")
             if hidden and (self.pool is None or self.turns_left is None):
                 raise ValueError("a hidden-order mid-game position needs both 'pool' and 'turns_left'")
+            if known and "drawn" in given:
+                raise ValueError("'drawn' is only for hidden order; a known order draws deal_rest[0]")
         return self
 
     @model_serializer(mode="wrap")
@@ -119,7 +135,10 @@ class Position(BaseModel):
         return self.deal is not None or self.deal_rest is not None
 
     def native(self) -> tuple:
-        """(tiles, turn, supply, level, known, rest, turns_left) as the C++ core takes them."""
+        """(tiles, turn, supply, level, known, rest, turns_left, drawn) as the C++ core takes them."""
+        return self._native_form() + (self.drawn.native() if self.drawn else (0, 0),)
+
+    def _native_form(self) -> tuple:
         colours = len(self.supply)
         if self.deal is not None:
             start, rest = self.deal[0], self.deal[1:]
@@ -176,6 +195,11 @@ class Stats(BaseModel):
     table_used: int
     table_capacity: int
     table_bytes: int
+    layouts: int = Field(0, description="complete layouts (tie choices) given a pawn-plan search")
+    layouts_refuted: int = Field(0, description="... of which proved to admit no pawn plan")
+    pawn_plan_nodes: int = 0
+    decided_by: Literal["layouts", "moves"] | None = Field(
+        None, description="which search gave the verdict: layouts first, or move by move")
 
 
 class SolveResult(BaseModel):
@@ -190,7 +214,8 @@ class CheckResult(BaseModel):
     turns_left: int
     hottest: list[tuple[int, int]] = Field(description="The cells the next tile may go on")
     pawns_allowed: bool = Field(description="Whether the level allows pawns on the next turn")
-    moves: list[Move] = Field(description="Every legal move of the next turn (known order only)")
+    moves: list[Move] = Field(description="Every legal move of the next turn (known order, or hidden "
+                                          "order with 'drawn')")
     position: Position = Field(description="The position in the mid-game form, spaces written out")
 
 
@@ -207,6 +232,40 @@ class ReplayResult(BaseModel):
     error: str | None = Field(description="Why the first illegal move is illegal, if one is")
 
 
+class HintChoice(BaseModel):
+    move: Move
+    wins: int = Field(description="Deals won after this move")
+    losses: int = Field(description="Deals proved lost after this move")
+    unknown: int = Field(description="Deals where a solve hit its node cap")
+    win_share: float = Field(description="wins / samples (0 when no deal was counted)")
+    interval95: tuple[float, float] = Field(
+        description="95% Wilson interval for the win probability, unknown deals counted as losses for "
+                    "the lower end and as wins for the upper end; when exact, [wins, wins + unknown]")
+
+
+class HintStats(BaseModel):
+    nodes: int = Field(description="Every node searched, also in samples not counted")
+    seconds: float
+    nodes_per_second: float
+    stopped_by: Literal["nodes", "time", "memory", "stopped"] | None = Field(
+        description="Why fewer deals than requested were counted; null when all were")
+    solves: int = Field(description="Known-order solves run (one per distinct state per deal)")
+    workers: int = Field(description="Threads used")
+
+
+class HintResult(BaseModel):
+    exact: bool = Field(description="Only one deal is possible (known order, or nothing unseen left "
+                                    "to choose): the counts are verdicts, not estimates")
+    drawn: TileKind = Field(description="The tile this turn places")
+    samples: int = Field(description="Deals counted, for every move alike: the first `samples` of "
+                                     "those requested")
+    samples_requested: int = Field(description="Deals asked for (1 when exact)")
+    seed: int
+    choices: list[HintChoice] = Field(description="Every legal move, best first (win share, then the "
+                                                  "interval's lower end, then the order of check's moves)")
+    stats: HintStats
+
+
 PositionLike = Position | dict | str | bytes
 
 
@@ -221,14 +280,17 @@ def check(position: PositionLike) -> CheckResult:
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
-          use_table: bool = True, use_pruning: bool = True) -> SolveResult:
+          use_table: bool = True, use_pruning: bool = True, use_layouts: bool = True) -> SolveResult:
     """Known order: win with a certificate line, proved loss, or unknown at a limit.
 
-    ``use_table`` and ``use_pruning`` exist for benchmarks and tests; leave them on."""
+    Layouts (the tie choices) are searched first with a pawn plan for each,
+    then move by move. ``use_table``, ``use_pruning`` and ``use_layouts``
+    exist for benchmarks and tests; leave them on."""
     p = load_position(position)
     if not p.known:
         raise InvalidPositionError("solve: needs a known-order position ('deal' or 'deal_rest')")
-    raw = _native.solve(p.native(), *(limit or Limit()).native(), control, use_table, use_pruning)
+    raw = _native.solve(p.native(), *(limit or Limit()).native(), control, use_table, use_pruning,
+                        use_layouts)
     return SolveResult.model_validate(raw)
 
 
@@ -238,3 +300,178 @@ def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:
     p = load_position(position)
     moves = load_models(Move, line, "line")
     return ReplayResult.model_validate(_native.replay(p.native(), [m.native() for m in moves]))
+
+
+def _check_sampling(samples: int, seed: int) -> None:
+    if not 1 <= samples <= MAX_HINT_SAMPLES:
+        raise ValueError(f"samples must be 1..{MAX_HINT_SAMPLES}, got {samples}")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be 0..2**64-1, got {seed}")
+
+
+def hint(position: PositionLike, limit: Limit | None = None, *, samples: int = 200, seed: int = 0,
+         sample_nodes: int = DEFAULT_SAMPLE_NODES, workers: int | None = None,
+         control: Control | None = None) -> HintResult:
+    """Every legal move of this turn with its share of won deals, best first.
+
+    Hidden order (the position needs ``drawn``): ``samples`` deals are drawn
+    uniformly from the unseen tiles (seeded; ``sample_deals`` lists them),
+    every move is solved in known order on the same deals, and each solve
+    stops after ``sample_nodes`` nodes (unknown). Known order: each move is
+    solved once (``exact``). ``limit`` bounds the whole hint; when it (or
+    ``control``) stops it early, the first ``samples`` deals are counted for
+    every move. ``workers`` threads (default: every core) give the same
+    answer as one, unless a time limit or a stop cuts it short."""
+    _check_sampling(samples, seed)
+    if not 1 <= sample_nodes < 2**63:
+        raise ValueError(f"sample_nodes must be 1..2**63-1, got {sample_nodes}")
+    threads = _batch.thread_count(workers)
+    p = load_position(position)
+    raw = _native.hint(p.native(), samples, seed, sample_nodes, threads, *(limit or Limit()).native(), control)
+    n, exact = raw["samples"], raw["exact"]
+    choices = []
+    for c in raw["choices"]:
+        wins, unknown = c["wins"], c["unknown"]
+        if exact and n:
+            interval = (float(wins), float(wins + unknown))
+        else:
+            interval = (wilson_interval(wins, n)[0], wilson_interval(wins + unknown, n)[1])
+        choices.append({**c, "win_share": wins / n if n else 0.0, "interval95": interval})
+    order = sorted(range(len(choices)),
+                   key=lambda i: (-choices[i]["win_share"], -choices[i]["interval95"][0], i))
+    return HintResult.model_validate({**raw, "choices": [choices[i] for i in order]})
+
+
+def sample_deals(position: PositionLike, samples: int = 200, seed: int = 0) -> list[list[TileKind]]:
+    """The deals ``hint`` values the moves on with these ``samples`` and
+    ``seed``: per deal, the tiles drawn after ``drawn``, in order (one deal
+    when only one is possible; a known order's is its ``deal_rest[1:]``)."""
+    _check_sampling(samples, seed)
+    p = load_position(position)
+    return [[TileKind.model_validate(t) for t in deal] for deal in _native.sample_deals(p.native(), samples, seed)]
+
+
+# The spec's box: seven tiles of each number and one extra 3.
+BOX: tuple[int, ...] = tuple(n for n in range(1, 7) for _ in range(7)) + (3,)
+DEAL_TILES = 36  # 7 of the 43 are removed unseen
+
+
+def deal(seed: int, level: int = 1) -> Position:
+    """The full known-order deal of ``seed``: the 43 box tiles (default
+    spaces) shuffled, the first 36 kept in order (the first is the start
+    tile), supply 12 per colour. The shuffle does not depend on ``level``,
+    so a seed is the same deal at every level."""
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be 0..2**64-1, got {seed}")
+    if level not in (1, 2, 3):
+        raise ValueError(f"level must be 1, 2 or 3, got {level}")
+    tiles = list(BOX)
+    # Fisher-Yates on Mersenne Twister bits, written out rather than
+    # random.shuffle (whose algorithm Python does not promise to keep), so a
+    # seed is the same deal on every Python; today both give the same order.
+    rng = random.Random(seed)
+    for i in range(len(tiles) - 1, 0, -1):
+        bits = (i + 1).bit_length()
+        j = rng.getrandbits(bits)
+        while j > i:
+            j = rng.getrandbits(bits)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return Position(deal=[TileKind(n=n) for n in tiles[:DEAL_TILES]], level=level)
+
+
+class DealVerdict(BaseModel):
+    seed: int
+    verdict: Verdict
+    nodes: int
+    seconds: float
+    decided_by: Literal["layouts", "moves"] | None = Field(
+        description="which search gave the verdict (null when unknown)")
+
+
+class Analysis(BaseModel):
+    """How many random full deals of one level can be won with the order known."""
+
+    deals: int
+    level: int
+    seed: int = Field(description="The first deal's seed; deals are seed .. seed+deals-1")
+    wins: int
+    losses: int
+    unknown: int = Field(description="Deals where the solve hit its limit")
+    win_share: float = Field(description="wins / deals")
+    interval95: tuple[float, float] = Field(
+        description="95% Wilson interval for the winnable share; unknown deals count as "
+                    "losses for the lower end and as wins for the upper end")
+    median_seconds: float
+    max_seconds: float
+    median_nodes: float
+    max_nodes: int
+    nodes_per_second: float = Field(description="Per thread: all nodes over all search time")
+    wall_seconds: float = Field(description="The whole analysis, on `workers` threads")
+    workers: int
+    results: list[DealVerdict] = Field(description="Per deal, in seed order")
+
+
+def analyse(deals: int, *, level: int, seed: int = 1, limit: Limit | None = None, workers: int | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
+    """Solve the deals of seeds ``seed .. seed+deals-1`` (see :func:`deal`)
+    at ``level``, each under ``limit``, on ``workers`` threads (default:
+    every core; the C++ releases the GIL). Results are in seed order whatever
+    the thread count; ``progress(done, total)`` is called after each."""
+    seed_range = _batch.seeds(deals, seed, "deals")
+    threads = _batch.thread_count(workers)
+    if level not in (1, 2, 3):
+        raise ValueError(f"level must be 1, 2 or 3, got {level}")
+
+    def one(deal_seed: int, control: Control) -> DealVerdict:
+        r = solve(deal(deal_seed, level), limit, control=control)
+        return DealVerdict(seed=deal_seed, verdict=r.verdict, nodes=r.stats.nodes, seconds=r.stats.seconds,
+                           decided_by=r.stats.decided_by)
+
+    start = time.perf_counter()
+    results = _batch.run(one, seed_range, threads, progress)
+    wall = time.perf_counter() - start
+    t = _batch.Tally.of(results)
+    return Analysis(deals=deals, level=level, seed=seed, wins=t.wins, losses=t.losses, unknown=t.unknown,
+                    win_share=t.win_share, interval95=t.interval95, median_seconds=t.median_seconds,
+                    max_seconds=t.max_seconds, median_nodes=t.median_nodes, max_nodes=t.max_nodes,
+                    nodes_per_second=t.nodes_per_second, wall_seconds=wall, workers=threads, results=results)
+
+
+class ScoredRegion(BaseModel):
+    """One wooded region: a maximal connected group of tiles holding a pawn of ``color``."""
+
+    player: int = Field(description="The player who scores it")
+    color: int
+    tiles: list[tuple[int, int]] = Field(description="Its cells, in (q, r) order")
+    value: int = Field(description="The sum of its tiles' numbers divided by the smallest number among "
+                                   "its tiles with a free edge, rounded down; 0 when none has one")
+
+
+class ScoreResult(BaseModel):
+    """Multi-player scores on the position's current free edges (any time, not only at the end)."""
+
+    colors: list[list[int]] = Field(description="Per player, the colours they score (the neutral colour "
+                                                "of a 3-player game is nobody's)")
+    scores: list[int] = Field(description="Per player, the sum of their regions' values")
+    tie_breaks: list[int] = Field(description="Per player, their single most valuable region (0 if none)")
+    regions: list[ScoredRegion] = Field(description="Every scored region, by colour, then by its first "
+                                                    "cell in (q, r) order")
+
+
+def score(position: PositionLike, players: int | None = None) -> ScoreResult:
+    """Each player's score and tie-break, and every region's value.
+
+    ``players`` (default one per colour) split the colours evenly in index
+    order (two players with four colours: 0, 1 and 2, 3); three players with
+    four colours play colours 0, 1 and 2, and colour 3 is the neutral
+    auxiliary colour, removed before scoring. Any other count is an
+    InvalidPositionError. Firebreaks are not modelled; the dry season is a
+    deal without 1-tiles."""
+    p = load_position(position)
+    if players is None:
+        players = len(p.supply)
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ValueError(f"players must be an integer 1..{MAX_COLORS}, got {players!r}")
+    if not 1 <= players <= MAX_COLORS:
+        raise InvalidPositionError(f"players: {players} must be 1..{MAX_COLORS}")
+    return ScoreResult.model_validate(_native.score(p.native(), players))

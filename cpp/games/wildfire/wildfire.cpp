@@ -164,6 +164,22 @@ Game::Game(const PositionSpec& spec) {
       pool_.push_back({k.n, spaces_or_default(k.n, k.spaces)});
     }
   }
+  // Hidden order with the tile drawn for this turn: it becomes the game's
+  // next tile, so this one turn is listed and played as in a known order.
+  if (spec.drawn) {
+    if (spec.known)
+      throw InvalidInput("drawn: only for hidden order (a known order draws deal_rest[0])");
+    check_kind(spec.drawn->n, spec.drawn->spaces, "drawn");
+    if (spec.turns_left < 1) throw InvalidInput("drawn: no tile is drawn, the game is over");
+    const Kind d{spec.drawn->n, spaces_or_default(spec.drawn->n, spec.drawn->spaces)};
+    for (int i = 0; i < rest && drawn_ < 0; ++i)
+      if (pool_[i].n == d.n && pool_[i].spaces == d.spaces) drawn_ = i;
+    if (drawn_ < 0)
+      throw InvalidInput("drawn: no tile " + std::to_string(d.n) + " with " + std::to_string(d.spaces) +
+                         " spaces in the pool (the pool still lists the drawn tile)");
+    n_.push_back(d.n);
+    spaces_.push_back(d.spaces);
+  }
 
   // Connected: every tile but the start was placed next to the forest. With
   // at most 64 tiles every cell is then within 63 steps of the first one,
@@ -279,7 +295,7 @@ bool Game::representative(const State& s, int c) const {
 
 std::vector<Move> Game::legal_moves(const State& s) const {
   std::vector<Move> out;
-  if (!known_ || s.count >= total_) return out;
+  if (s.count >= total_ || !next_tile_known(s)) return out;
   Frontier f;
   frontier(s, f);
   for (Axial cell : hottest(s)) {
@@ -319,8 +335,9 @@ bool Game::legal(const State& s, const Move& m, std::string* why) const {
     if (why) *why = text;
     return false;
   };
-  if (!known_) return fail("hidden order: moves need the drawn tile (not supported yet)");
   if (s.count >= total_) return fail("the game is over: no turns left");
+  if (!next_tile_known(s))
+    return fail("hidden order: the tile of this turn is unknown; give it as 'drawn' (one turn at a time)");
   const Axial place_at = absolute(m.pq, m.pr);
   const std::vector<Axial> hot = hottest(s);
   if (std::find(hot.begin(), hot.end(), Axial{m.pq, m.pr}) == hot.end()) {
@@ -370,9 +387,6 @@ State Game::apply(const State& s, const Move& m) const {
   return out;
 }
 
-namespace {
-
-// The tiles of `within` reachable from `from` through `adj`.
 uint64_t flood(const State& s, uint64_t from, uint64_t within) {
   uint64_t reached = from & within, frontier = reached;
   while (frontier) {
@@ -383,6 +397,8 @@ uint64_t flood(const State& s, uint64_t from, uint64_t within) {
   }
   return reached;
 }
+
+namespace {
 
 uint64_t open_tiles(const State& s) {
   uint64_t open = 0;
@@ -569,10 +585,68 @@ PositionSpec Game::to_spec(const State& s) const {
     for (int i = s.count; i < total_; ++i) spec.rest.push_back({n_[i], spaces_[i]});
     spec.turns_left = total_ - s.count;
   } else {
+    // The drawn tile stays in the pool until it is placed.
     spec.rest = pool_;
+    if (drawn_ >= 0 && next_tile_known(s)) spec.drawn = pool_[drawn_];
+    if (drawn_ >= 0 && !next_tile_known(s)) spec.rest.erase(spec.rest.begin() + drawn_);
     spec.turns_left = total_ - s.count;
   }
   return spec;
+}
+
+// ---------------------------------------------------------------- scoring
+
+std::vector<std::vector<int>> player_colors(int colors, int players) {
+  // Three players play one colour each plus the neutral fourth (the spec).
+  const bool neutral = players == 3 && colors == 4;
+  if (players < 1 || players > colors || (colors % players && !neutral)) {
+    std::string allowed;
+    for (int p = 1; p <= colors; ++p)
+      if (colors % p == 0 || (p == 3 && colors == 4))
+        allowed.append(allowed.empty() ? "" : ", ").append(std::to_string(p));
+    throw InvalidInput("players: " + std::to_string(players) + " does not fit " + std::to_string(colors) +
+                       " colours; allowed " + allowed +
+                       " (players split the colours evenly in index order; 3 players with 4 colours "
+                       "leave the fourth neutral)");
+  }
+  const int each = neutral ? 1 : colors / players;
+  std::vector<std::vector<int>> out(players);
+  for (int p = 0; p < players; ++p)
+    for (int c = p * each; c < (p + 1) * each; ++c) out[p].push_back(c);
+  return out;
+}
+
+ScoreSheet score_sheet(const Game& game, const State& s, int players) {
+  ScoreSheet sheet;
+  sheet.colors = player_colors(game.colors(), players);
+  sheet.scores.assign(players, 0);
+  sheet.tie_breaks.assign(players, 0);
+  const uint64_t open = open_tiles(s);
+  // Regions are met in the (q, r) order of their first cell, whatever the
+  // order the tiles were placed in.
+  std::vector<int> by_cell(s.count);
+  for (int i = 0; i < s.count; ++i) by_cell[i] = i;
+  std::sort(by_cell.begin(), by_cell.end(),
+            [&](int a, int b) { return s.q[a] != s.q[b] ? s.q[a] < s.q[b] : s.r[a] < s.r[b]; });
+  for (int p = 0; p < players; ++p)
+    for (int c : sheet.colors[p]) {
+      uint64_t left = s.lo[c] | s.hi[c];
+      for (int i : by_cell) {
+        if (!(left & bit(i))) continue;
+        ScoredRegion region{p, c, flood(s, bit(i), left), 0};
+        left &= ~region.tiles;
+        int total = 0, smallest = 0;
+        for_each_bit(region.tiles, [&](int t) {
+          total += game.number(t);
+          if ((open & bit(t)) && (!smallest || game.number(t) < smallest)) smallest = game.number(t);
+        });
+        region.value = smallest ? total / smallest : 0;
+        sheet.scores[p] += region.value;
+        sheet.tie_breaks[p] = std::max(sheet.tie_breaks[p], region.value);
+        sheet.regions.push_back(region);
+      }
+    }
+  return sheet;
 }
 
 }  // namespace sj::wildfire

@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,9 @@ struct TileSpec {
 // Every position form of the spec, already parsed. A game from its start is
 // the mid-game form with one tile at (0, 0) and turn 0. Known order: `rest`
 // is the deal still to come, in order. Hidden order: `rest` is the pool (a
-// multiset) and `turns_left` the draws still to make.
+// multiset) and `turns_left` the draws still to make; `drawn`, if given,
+// is the tile just drawn for this turn (still counted in the pool), which
+// makes this one turn playable.
 struct PositionSpec {
   std::vector<TileSpec> tiles;
   int turn = 0;
@@ -44,6 +47,7 @@ struct PositionSpec {
   bool known = true;
   std::vector<Kind> rest;
   int turns_left = 0;  // hidden order only; known order uses rest.size()
+  std::optional<Kind> drawn;  // hidden order only
 };
 
 // One turn: the cell for the drawn tile, then at most one pawn action
@@ -75,6 +79,9 @@ struct State {
   // could have (see Game::children).
   bool passed = false;
 };
+
+// The tiles of `within` reachable from `from` through neighbouring tiles.
+uint64_t flood(const State& s, uint64_t from, uint64_t within);
 
 struct Footprint {
   Move move;
@@ -117,7 +124,10 @@ class Game {
 
   // Rules. The hottest cells (relative, sorted by (q, r)); every legal move
   // in the input's colours (cells by (q, r), the pawnless move first, then
-  // colour, tile, count); legal() explains a refusal in `why`.
+  // colour, tile, count); legal() explains a refusal in `why`. Moves need
+  // the next tile: known order, or hidden order with the drawn one given
+  // (for that one turn).
+  bool next_tile_known(const State& s) const { return s.count < static_cast<int>(n_.size()); }
   std::vector<Axial> hottest(const State& s) const;
   std::vector<Move> legal_moves(const State& s) const;
   bool legal(const State& s, const Move& m, std::string* why = nullptr) const;
@@ -160,7 +170,35 @@ class Game {
   std::vector<int> spaces_from_;      // spaces of tiles i..
   uint64_t ones_ = 0;                 // the 1-tiles, as a mask of game tiles
   std::vector<Kind> pool_;            // hidden order: the unseen tiles
+  int drawn_ = -1;                    // hidden order: the drawn tile's index in pool_, if given
   State initial_;
 };
+
+// Scoring for 2-4 players (the spec's "Scoring" section; readings in
+// docs/rules/wildfire.md), on the current free edges, so a hint or a page
+// can show it at any time. A wooded region is a maximal connected group of
+// tiles holding at least one pawn of one colour.
+struct ScoredRegion {
+  int player = 0;
+  int color = 0;
+  uint64_t tiles = 0;  // game tile indices
+  // floor(sum of its numbers / the smallest number among its tiles with a
+  // free edge); 0 when none has one.
+  int value = 0;
+};
+struct ScoreSheet {
+  std::vector<std::vector<int>> colors;  // per player, the colours they score
+  std::vector<int> scores;               // per player, the sum of their regions
+  std::vector<int> tie_breaks;           // per player, their most valuable region (0 if none)
+  std::vector<ScoredRegion> regions;     // by colour, then by the region's first cell in (q, r) order
+};
+
+// The colours each of `players` players scores: the colours split evenly in
+// index order (two players with four colours: {0, 1} and {2, 3}). Three
+// players with four colours score one colour each; the fourth is the
+// neutral auxiliary colour, whose pawns are removed before scoring. Throws
+// InvalidInput for any other count.
+std::vector<std::vector<int>> player_colors(int colors, int players);
+ScoreSheet score_sheet(const Game& game, const State& s, int players);
 
 }  // namespace sj::wildfire
