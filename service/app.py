@@ -17,7 +17,7 @@ from pydantic import BaseModel
 import smokejumper
 from swagger_ui_bundle import swagger_ui_path
 
-from . import routes_fire, routes_volcano
+from . import routes_fire, routes_volcano, routes_wildfire
 from .problems import PROBLEM_JSON, BodyLimitMiddleware, install_error_handlers, problem_responses
 from .runner import Runner
 from .settings import Settings
@@ -66,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(routes_volcano.router(settings, runner))
     app.include_router(routes_fire.router(settings, runner))
+    app.include_router(routes_wildfire.router(settings, runner))
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -12,12 +12,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-from smokejumper import InvalidPositionError, Limit, fire
+from smokejumper import InvalidPositionError, fire
 from smokejumper.fire import CheckResult, HintResult, Move, Position, ReplayResult, Reveal, SolveResult
 from smokejumper.fire.levels import Level
 
+from .limits import LimitRequest, Searches
 from .problems import problem_responses
-from .routes_volcano import LimitRequest
 from .runner import Runner
 from .settings import Settings
 
@@ -60,10 +60,6 @@ def _step_kind(step: Any) -> str:
 # A step is a reveal when it has a "reveal" key, else a move: errors then
 # name the field of the one it is (body.steps.3.move.weapon).
 Step = Annotated[Annotated[Move, Tag("move")] | Annotated[Reveal, Tag("reveal")], Discriminator(_step_kind)]
-
-
-def _limit(asked: LimitRequest | None, settings: Settings) -> Limit:
-    return (asked or LimitRequest()).capped(settings.cap)
 
 
 class FireSearchRequest(BaseModel):
@@ -136,23 +132,22 @@ def _apply(position: Position, move: Move) -> CheckResult:
 
 def router(settings: Settings, runner: Runner) -> APIRouter:
     r = APIRouter(prefix="/v1/fire", tags=["fire"])
+    searches = Searches(settings, runner)
     errors = problem_responses(413, 415, 422, 503)
     quick = problem_responses(413, 415, 422)
 
     @r.post("/solve", response_model=SolveResult, responses=errors,
             summary="Win probability under optimal play: exact, or a proved interval at a limit")
     async def solve(request: Request, body: Annotated[FireSearchRequest, Body()]) -> SolveResult:
-        limit = _limit(body.limit, settings)
-        return await runner.run(lambda control: fire.solve(body.position, limit, control=control),
-                                limit.seconds, request)
+        return await searches.run(request, body.limit,
+                                  lambda limit, control: fire.solve(body.position, limit, control=control))
 
     @r.post("/hint", response_model=HintResult, responses=errors,
             summary="Every distinct choice with its win probability, best first; "
                     "before a hidden reveal, per battery that may come up")
     async def hint(request: Request, body: Annotated[FireSearchRequest, Body()]) -> HintResult:
-        limit = _limit(body.limit, settings)
-        return await runner.run(lambda control: fire.hint(body.position, limit, control=control),
-                                limit.seconds, request)
+        return await searches.run(request, body.limit,
+                                  lambda limit, control: fire.hint(body.position, limit, control=control))
 
     @r.post("/check", response_model=CheckResult, responses=quick,
             summary="Validate a position, do what is automatic, and list every legal move")

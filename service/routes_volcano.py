@@ -4,14 +4,12 @@ Bodies and answers reuse the models of :mod:`smokejumper.volcano`."""
 
 from __future__ import annotations
 
-import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from smokejumper import Limit, volcano
-from smokejumper.limits import MAX_MEMORY_MB
+from smokejumper import volcano
 from smokejumper.volcano import (
     CheckResult,
     Flight,
@@ -22,12 +20,12 @@ from smokejumper.volcano import (
     SolveResult,
 )
 
+from .limits import LimitRequest, Searches
 from .problems import problem_responses
 from .runner import Runner
 from .settings import Settings
 
 MAX_LINE = volcano.MAX_COLORS * volcano.MAX_SUPPLY_PER_COLOR  # every flight drops a pawn
-_NODES_MAX = 2**63 - 1
 
 _EXAMPLE_POSITION: dict[str, Any] = {
     "tiles": [
@@ -38,26 +36,6 @@ _EXAMPLE_POSITION: dict[str, Any] = {
     "volcano": {"q": 0, "r": 0},
     "supply": [12, 12, 12, 12],
 }
-
-
-class LimitRequest(BaseModel):
-    """What a request asks to spend; the server's caps apply on top, and a
-    kind left out gets the cap."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"seconds": 5}]})
-    nodes: int | None = Field(default=None, ge=0, le=_NODES_MAX, description="Search nodes")
-    seconds: float | None = Field(default=None, ge=0, description="Wall-clock seconds")
-    memory_mb: int | None = Field(default=None, ge=1, le=MAX_MEMORY_MB, description="Transposition table memory")
-
-    @field_validator("seconds")
-    @classmethod
-    def _finite(cls, v: float | None) -> float | None:
-        if v is not None and not math.isfinite(v):
-            raise ValueError("must be a finite number")
-        return v
-
-    def capped(self, cap: Limit) -> Limit:
-        return Limit(nodes=self.nodes, seconds=self.seconds, memory_mb=self.memory_mb).capped(cap)
 
 
 class SearchRequest(BaseModel):
@@ -96,36 +74,30 @@ class ReplayRequest(BaseModel):
     line: list[Flight] = Field(max_length=MAX_LINE, description="Flights to play in order")
 
 
-def _limit(asked: LimitRequest | None, settings: Settings) -> Limit:
-    return (asked or LimitRequest()).capped(settings.cap)
-
-
 def router(settings: Settings, runner: Runner) -> APIRouter:
     r = APIRouter(prefix="/v1/volcano", tags=["volcano"])
+    searches = Searches(settings, runner)
     errors = problem_responses(413, 415, 422, 503)
 
     @r.post("/solve", response_model=SolveResult, responses=errors,
             summary="Win with a winning line, proved loss, or unknown at a limit")
     async def solve(request: Request, body: Annotated[SearchRequest, Body()]) -> SolveResult:
-        limit = _limit(body.limit, settings)
-        return await runner.run(lambda control: volcano.solve(body.position, limit, control=control),
-                                limit.seconds, request)
+        return await searches.run(request, body.limit,
+                                  lambda limit, control: volcano.solve(body.position, limit, control=control))
 
     @r.post("/hint", response_model=HintResult, responses=errors,
             summary="Every distinct legal flight with its value, wins first")
     async def hint(request: Request, body: Annotated[SearchRequest, Body()]) -> HintResult:
-        limit = _limit(body.limit, settings)
-        return await runner.run(lambda control: volcano.hint(body.position, limit, control=control),
-                                limit.seconds, request)
+        return await searches.run(request, body.limit,
+                                  lambda limit, control: volcano.hint(body.position, limit, control=control))
 
     @r.post("/generate", response_model=GenerateResult, responses=errors,
             summary="A random standard layout from a seed, optionally proved solvable and rated")
     async def generate(request: Request, body: Annotated[GenerateRequest, Body()]) -> GenerateResult:
-        limit = _limit(body.limit, settings)
-        return await runner.run(
-            lambda control: volcano.generate(body.seed, solvable=body.solvable, rate=body.rate,
-                                             limit=limit, control=control),
-            limit.seconds, request)
+        return await searches.run(
+            request, body.limit,
+            lambda limit, control: volcano.generate(body.seed, solvable=body.solvable, rate=body.rate,
+                                                    limit=limit, control=control))
 
     @r.post("/check", response_model=CheckResult, responses=problem_responses(413, 415, 422),
             summary="Validate a position and list its distinct legal flights")

@@ -10,6 +10,7 @@ from typing import Callable, Mapping, TypeVar
 
 from smokejumper import Limit
 from smokejumper.limits import MAX_MEMORY_MB
+from smokejumper.wildfire import MAX_HINT_SAMPLES
 
 T = TypeVar("T")
 _PREFIX = "SMOKEJUMPER_"
@@ -32,6 +33,8 @@ class Settings:
     max_seconds: float = 10.0
     max_nodes: int = 50_000_000
     max_memory_mb: int = 512
+    # Sampled deals per Wild Fire! hint; more are clamped to this.
+    max_hint_samples: int = 1000
     workers: int = 2
     max_body_bytes: int = 1_000_000
     # Searches waiting for a worker beyond this many get 503; None means 4 * workers.
@@ -46,6 +49,8 @@ class Settings:
             raise ValueError(f"max_nodes must be >= 1, got {self.max_nodes}")
         if not 1 <= self.max_memory_mb <= MAX_MEMORY_MB:
             raise ValueError(f"max_memory_mb must be 1..{MAX_MEMORY_MB}, got {self.max_memory_mb}")
+        if not 1 <= self.max_hint_samples <= MAX_HINT_SAMPLES:
+            raise ValueError(f"max_hint_samples must be 1..{MAX_HINT_SAMPLES}, got {self.max_hint_samples}")
         if not 1 <= self.workers <= 256:
             raise ValueError(f"workers must be 1..256, got {self.workers}")
         if self.max_body_bytes < 1:
@@ -67,13 +72,14 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from SMOKEJUMPER_MAX_SECONDS, _MAX_NODES, _MAX_MEMORY_MB,
-        _WORKERS and _MAX_BODY_BYTES; unset ones take the defaults."""
+        _MAX_HINT_SAMPLES, _WORKERS and _MAX_BODY_BYTES; unset ones take the defaults."""
         env = os.environ if environ is None else environ
         d = cls()
         return cls(
             max_seconds=_env(env, "MAX_SECONDS", float, d.max_seconds),
             max_nodes=_env(env, "MAX_NODES", _integer, d.max_nodes),
             max_memory_mb=_env(env, "MAX_MEMORY_MB", _integer, d.max_memory_mb),
+            max_hint_samples=_env(env, "MAX_HINT_SAMPLES", _integer, d.max_hint_samples),
             workers=_env(env, "WORKERS", _integer, d.workers),
             max_body_bytes=_env(env, "MAX_BODY_BYTES", _integer, d.max_body_bytes),
         )

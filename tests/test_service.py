@@ -166,16 +166,22 @@ def test_generate_solvable_rated(client):
 # ------------------------------------------------------------------ caps
 
 
+def search_past_the_caps(client, path: str, position: dict, max_nodes: int) -> dict:
+    """Ask a server capped at ``max_nodes`` nodes (and MB) for far more: 1e9
+    nodes, 1e6 seconds, 16 GiB. The search stops at the caps; its result."""
+    body = '{"position": %s, "limit": {"nodes": 1e9, "seconds": 1e6, "memory_mb": 16384}}' % json.dumps(position)
+    r = post_raw(client, path, body)
+    assert r.status_code == 200, r.text
+    result = r.json()
+    assert result["stats"]["stopped_by"] == "nodes"
+    assert result["stats"]["nodes"] <= 2 * max_nodes
+    assert result["stats"]["table_bytes"] <= MB * 2**20
+    return result
+
+
 def test_server_caps_override_the_request(hard):
     with TestClient(create_app(settings(max_nodes=1000))) as c:
-        body = '{"position": %s, "limit": {"nodes": 1e9, "seconds": 1e6, "memory_mb": 16384}}' % json.dumps(hard)
-        r = c.post("/v1/volcano/solve", content=body, headers={"content-type": "application/json"})
-        assert r.status_code == 200, r.text
-        result = r.json()
-        assert result["verdict"] == "unknown"
-        assert result["stats"]["stopped_by"] == "nodes"
-        assert result["stats"]["nodes"] <= 2000
-        assert result["stats"]["table_bytes"] <= MB * 2**20
+        assert search_past_the_caps(c, "/v1/volcano/solve", hard, 1000)["verdict"] == "unknown"
 
 
 def test_request_without_limit_gets_the_caps(hard):
@@ -190,15 +196,22 @@ def test_request_may_ask_for_less_than_the_caps(client, hard):
     assert result["stats"]["stopped_by"] == "nodes" and result["stats"]["nodes"] <= 600
 
 
+def search_past_the_time_cap(client, path: str, body: dict) -> dict:
+    """Ask a server with a short time cap for 1e6 seconds of search: it stops
+    within seconds, where a full search would take minutes. Its result."""
+    start = time.monotonic()
+    r = client.post(path, json={**body, "limit": {"seconds": 1e6}})
+    elapsed = time.monotonic() - start
+    assert r.status_code == 200, r.text
+    result = r.json()
+    assert result["stats"]["stopped_by"] in ("time", "stopped"), path
+    assert elapsed < 10, path
+    return result
+
+
 def test_time_cap_stops_a_hard_solve(hard):
     with TestClient(create_app(settings(max_seconds=0.5))) as c:
-        start = time.monotonic()
-        r = c.post("/v1/volcano/solve", json={"position": hard, "limit": {"seconds": 1e6}})
-        elapsed = time.monotonic() - start
-        assert r.status_code == 200, r.text
-        assert r.json()["verdict"] == "unknown"
-        assert r.json()["stats"]["stopped_by"] in ("time", "stopped")
-        assert elapsed < 10  # stopped, where a full search would take minutes
+        assert search_past_the_time_cap(c, "/v1/volcano/solve", {"position": hard})["verdict"] == "unknown"
 
 
 # ---------------------------------------------------- Control cancellation
@@ -231,16 +244,23 @@ def test_watchdog_stops_the_search_through_its_control(hard):
         runner.close()
 
 
-def test_client_disconnect_stops_the_search(hard):
+def stopped_when_the_client_leaves(search):
+    """Run ``search(control)`` for a client that leaves after 0.3 s: it stops
+    within seconds and frees its worker. Its result."""
     runner = Runner(workers=1, queue_limit=0)
     try:
         start = time.monotonic()
-        result = asyncio.run(runner.run(_unbounded_solve(hard), seconds=60, request=FakeRequest(0.3)))
+        result = asyncio.run(runner.run(search, seconds=60, request=FakeRequest(0.3)))
         assert time.monotonic() - start < 10
         assert result.stats.stopped_by == "stopped"
         assert runner.running == 0
+        return result
     finally:
         runner.close()
+
+
+def test_client_disconnect_stops_the_search(hard):
+    stopped_when_the_client_leaves(_unbounded_solve(hard))
 
 
 def test_full_queue_gets_overloaded_and_waiters_are_served_in_turn(hard):
@@ -483,18 +503,23 @@ def test_docs_page_needs_nothing_from_the_internet(client):
         assert client.get(asset).status_code == 200, asset
 
 
-def test_openapi_has_an_example_per_endpoint(client):
-    spec = client.get("/openapi.json").json()
+def assert_examples_work(client, spec: dict, game: str, paths: tuple[str, ...]) -> None:
+    """Each POST /v1/<game>/<path> documents a request example that works,
+    and its 422 as a problem."""
     schemas = spec["components"]["schemas"]
-    for path in ("solve", "hint", "generate", "check", "replay"):
-        op = spec["paths"][f"/v1/volcano/{path}"]["post"]
+    for path in paths:
+        op = spec["paths"][f"/v1/{game}/{path}"]["post"]
         ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
         assert schemas[ref].get("examples"), path
         assert "application/problem+json" in op["responses"]["422"]["content"]
         assert "application/json" not in op["responses"]["422"]["content"]
-        # The example is a request that works.
-        r = client.post(f"/v1/volcano/{path}", json=schemas[ref]["examples"][0])
+        r = client.post(f"/v1/{game}/{path}", json=schemas[ref]["examples"][0])
         assert r.status_code == 200, (path, r.text)
+
+
+def test_openapi_has_an_example_per_endpoint(client):
+    spec = client.get("/openapi.json").json()
+    assert_examples_work(client, spec, "volcano", ("solve", "hint", "generate", "check", "replay"))
     assert "/healthz" in spec["paths"]
     assert client.get("/docs").status_code == 200
 
@@ -843,58 +868,31 @@ def test_fire_time_cap_stops_the_full_level(fire_levels):
     full = fire_levels["solo-1"]["position"]
     with TestClient(create_app(settings(max_seconds=0.3, grace_seconds=0.2))) as c:
         for path in ("solve", "hint"):
-            start = time.monotonic()
-            r = c.post(f"/v1/fire/{path}", json={"position": full, "limit": {"seconds": 1e6}})
-            elapsed = time.monotonic() - start
-            assert r.status_code == 200, r.text
-            result = r.json()
-            assert result["stats"]["stopped_by"] in ("time", "stopped")
+            result = search_past_the_time_cap(c, f"/v1/fire/{path}", {"position": full})
             assert result["exact"] is False
             lo, hi = result["interval"]
             assert 0 <= lo < hi <= 1 and result["win_probability"] == lo
             assert result["stats"]["table_bytes"] <= MB * 2**20
-            assert elapsed < 10
 
 
 def test_fire_node_cap_overrides_the_request(fire_levels):
     full = fire_levels["team-1"]["position"]
     with TestClient(create_app(settings(max_nodes=1000))) as c:
-        body = '{"position": %s, "limit": {"nodes": 1e9, "seconds": 1e6, "memory_mb": 16384}}' % json.dumps(full)
-        r = post_raw(c, "/v1/fire/solve", body)
-        assert r.status_code == 200, r.text
-        result = r.json()
-        assert result["stats"]["stopped_by"] == "nodes" and result["stats"]["nodes"] <= 2000
-        assert result["exact"] is False
+        assert search_past_the_caps(c, "/v1/fire/solve", full, 1000)["exact"] is False
 
 
 def test_fire_client_disconnect_stops_the_search(fire_levels):
     full = fire_levels["solo-1"]["position"]
-    runner = Runner(workers=1, queue_limit=0)
-    try:
-        start = time.monotonic()
-        search = lambda control: fire.solve(full, Limit(memory_mb=MB), control=control)  # noqa: E731
-        result = asyncio.run(runner.run(search, seconds=60, request=FakeRequest(0.3)))
-        assert time.monotonic() - start < 10
-        assert result.stats.stopped_by == "stopped" and result.exact is False
-        assert runner.running == 0
-    finally:
-        runner.close()
+    result = stopped_when_the_client_leaves(lambda control: fire.solve(full, Limit(memory_mb=MB), control=control))
+    assert result.exact is False
 
 
 def test_fire_openapi_examples_work(client):
     spec = client.get("/openapi.json").json()
-    schemas = spec["components"]["schemas"]
-    for path in ("solve", "hint", "check", "apply", "replay", "strategy-move"):
-        op = spec["paths"][f"/v1/fire/{path}"]["post"]
-        ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
-        assert schemas[ref].get("examples"), path
-        assert "application/problem+json" in op["responses"]["422"]["content"]
-        assert "application/json" not in op["responses"]["422"]["content"]
-        r = client.post(f"/v1/fire/{path}", json=schemas[ref]["examples"][0])
-        assert r.status_code == 200, (path, r.text)
+    assert_examples_work(client, spec, "fire", ("solve", "hint", "check", "apply", "replay", "strategy-move"))
     assert "/v1/fire/levels" in spec["paths"]
     # Same-named models of the two games get short names; Volcano's keep theirs.
-    assert {"Position", "FirePosition", "SolveResult", "FireSolveResult"} <= set(schemas)
+    assert {"Position", "FirePosition", "SolveResult", "FireSolveResult"} <= set(spec["components"]["schemas"])
     assert "smokejumper__" not in json.dumps(spec)
 
 
@@ -906,3 +904,248 @@ def test_page_has_the_fire_view(client):
     for path in ("/v1/fire/levels", "/v1/fire/hint", "/v1/fire/solve", "/v1/fire/check", "/v1/fire/apply",
                  "/v1/fire/replay", "/v1/fire/strategy-move"):
         assert path in js
+
+
+# ============================================================= Wild Fire!
+
+import wildfire_reference as wf_ref  # noqa: E402
+
+from smokejumper import wildfire  # noqa: E402
+from smokejumper.service.app import STATIC_DIR  # noqa: E402
+
+# The page's example positions.
+WF_EXAMPLES = {e["name"]: e["position"] for e in json.loads((STATIC_DIR / "wildfire-examples.json").read_text())}
+# Five tiles, two colours of two pawns: won, and every move of the first
+# turn is solved at once.
+WF_DEAL = {"deal": [{"n": 1}, {"n": 5}, {"n": 3}, {"n": 1}, {"n": 2}], "level": 1, "supply": [2, 2]}
+WF_SMALL = WF_EXAMPLES["Small deal (known order)"]
+WF_HIDDEN = WF_EXAMPLES["Mid-game (hidden order, tile drawn)"]
+WF_FULL = WF_EXAMPLES["Full deal (known order)"]
+# A full deal the solver leaves undecided after a minute and tens of
+# millions of nodes (the one such deal among seeds 1-1000 of a shuffled
+# box), so limits and stops cut it short.
+WF_HARD = {"deal": [{"n": int(n)} for n in "216416554112616634534234353232533564"], "level": 1}
+
+
+def move_key(m: dict) -> str:
+    return json.dumps(m, sort_keys=True)
+
+
+def without_drawn(position: dict) -> dict:
+    return {k: v for k, v in position.items() if k != "drawn"}
+
+
+def wf_shares_best_first(choices: list[dict], moves: list[dict]) -> list[float]:
+    """A hint's choices are the legal moves, once each, best first: their win shares."""
+    assert sorted(move_key(c["move"]) for c in choices) == sorted(move_key(m) for m in moves)
+    shares = [c["win_share"] for c in choices]
+    assert shares == sorted(shares, reverse=True)
+    return shares
+
+
+@pytest.mark.parametrize("position", [WF_DEAL, WF_SMALL], ids=["five-tiles", "small-example"])
+def test_wildfire_solve_returns_a_line_that_replays_to_a_win(client, position):
+    r = client.post("/v1/wildfire/solve", json={"position": position, "limit": {"seconds": 10}})
+    assert r.status_code == 200, r.text
+    result = r.json()
+    assert list(result) == ["verdict", "line", "stats"]
+    assert result["verdict"] == "win" and result["stats"]["stopped_by"] is None
+    line = result["line"]
+    assert len(line) == len(position["deal"]) - 1
+    replay = client.post("/v1/wildfire/replay", json={"position": position, "line": line})
+    assert replay.status_code == 200, replay.text
+    body = replay.json()
+    assert body["status"] == "win" and body["error"] is None and len(body["steps"]) == len(line)
+    # The independent reference agrees, move by move.
+    played = position
+    for move in line:
+        played = wf_ref.apply(played, move)
+    assert wf_ref.is_won(played)
+
+
+def test_wildfire_check_lists_the_reference_moves(client):
+    r = client.post("/v1/wildfire/check", json={"position": WF_DEAL})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["status"] == "ongoing" and body["turn"] == 0 and body["turns_left"] == 4
+    assert sorted(map(tuple, body["hottest"])) == sorted((dq, dr) for dq, dr in wf_ref.DIRECTIONS)
+    assert body["position"]["deal_rest"][0] == {"n": 5, "spaces": 3}  # spaces written out
+    assert [move_key(m) for m in body["moves"]] == [move_key(m) for m in wf_ref.legal_moves(WF_DEAL)]
+
+
+def test_wildfire_replay_stops_at_an_illegal_move(client):
+    first = {"place": [1, 0], "pawns": {"color": 0, "tile": [0, 0], "count": 1}}
+    bad = {"place": [5, 5], "pawns": None}
+    r = client.post("/v1/wildfire/replay", json={"position": WF_DEAL, "line": [first, bad]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert len(body["steps"]) == 1 and body["status"] == "ongoing"
+    assert "move 1" in body["error"] and "(5, 5) is not a hottest cell" in body["error"]
+    assert body["position"] == body["steps"][0]["position"]
+
+
+def test_wildfire_hint_known_order_gives_every_move_its_verdict(client):
+    moves = client.post("/v1/wildfire/check", json={"position": WF_DEAL}).json()["moves"]
+    r = client.post("/v1/wildfire/hint", json={"position": WF_DEAL})
+    assert r.status_code == 200, r.text
+    hint = r.json()
+    assert hint["exact"] is True and hint["stats"]["stopped_by"] is None
+    choices = hint["choices"]
+    shares = wf_shares_best_first(choices, moves)
+    assert shares[0] == 1.0 and shares[-1] == 0.0
+    # Each verdict is the solve of the position after the move.
+    for c in choices:
+        after = client.post("/v1/wildfire/replay", json={"position": WF_DEAL, "line": [c["move"]]}).json()
+        verdict = client.post("/v1/wildfire/solve", json={"position": after["position"]}).json()["verdict"]
+        assert (c["wins"], c["losses"]) == ((1, 0) if verdict == "win" else (0, 1)), c
+
+
+def test_wildfire_hint_hidden_order_samples_every_move(client):
+    checked = client.post("/v1/wildfire/check", json={"position": WF_HIDDEN})
+    assert checked.status_code == 200, checked.text
+    moves = checked.json()["moves"]
+    assert moves == wf_ref.legal_moves(without_drawn(WF_HIDDEN), tile=WF_HIDDEN["drawn"])
+    body = {"position": WF_HIDDEN, "samples": 8, "seed": 5}
+    r = client.post("/v1/wildfire/hint", json=body)
+    assert r.status_code == 200, r.text
+    hint = r.json()
+    assert hint["exact"] is False and hint["seed"] == 5 and hint["drawn"]["n"] == WF_HIDDEN["drawn"]["n"]
+    assert hint["samples"] == hint["samples_requested"] == 8
+    choices = hint["choices"]
+    wf_shares_best_first(choices, moves)
+    for c in choices:
+        assert c["wins"] + c["losses"] + c["unknown"] == 8
+        lo, hi = c["interval95"]
+        assert 0 <= lo <= c["win_share"] <= hi <= 1
+    # Same position, samples and seed: the same answer.
+    again = client.post("/v1/wildfire/hint", json=body).json()
+    assert again["choices"] == choices
+
+
+def test_wildfire_hint_needs_a_drawn_tile(client):
+    assert_problem(client.post("/v1/wildfire/hint", json={"position": without_drawn(WF_HIDDEN)}), 422, "drawn")
+
+
+WF_BAD_BODIES = [
+    ({"position": {"deal": [{"n": 7}]}}, ["body.position.deal.0.n", "less than or equal to 6"]),
+    ({"position": {**WF_DEAL, "start": {"n": 1}}}, ["body.position", "exactly one of"]),
+    ({"position": {**WF_DEAL, "colour": 1}}, ["body.position.colour", "Extra inputs"]),
+    ({"position": {**WF_DEAL, "supply": [1, 1, 1, 1, 1]}}, ["body.position.supply", "at most 4"]),
+    ({"position": {**WF_DEAL, "supply": [-1]}}, ["body.position.supply.0"]),
+    ({"position": {"tiles": [{"q": 0, "r": 0, "n": 1}, {"q": 3, "r": 0, "n": 1}], "turn": 1, "deal_rest": []}},
+     ["tiles[1] at (3, 0)", "not connected"]),
+    ({"position": {"tiles": [{"q": 0, "r": 0, "n": 1, "spaces": 1, "pawns": [2]}], "turn": 0, "deal_rest": [],
+                   "supply": [1]}}, ["tiles[0]"]),
+    ({"position": {**WF_DEAL, "drawn": {"n": 1}}}, ["body.position", "drawn", "not allowed"]),
+    ({"position": WF_DEAL, "limit": {"seconds": -1}}, ["body.limit.seconds"]),
+    ({"position": WF_DEAL, "extra": 1}, ["body.extra", "Extra inputs"]),
+    ({}, ["body.position", "Field required"]),
+]
+
+
+@pytest.mark.parametrize("body, needles", WF_BAD_BODIES,
+                         ids=["number-7", "two-forms", "unknown-key", "five-colours", "negative-supply",
+                              "disconnected", "pawns>spaces", "drawn-known", "negative-seconds", "extra-key",
+                              "empty"])
+@pytest.mark.parametrize("path", ["solve", "hint", "check", "replay"])
+def test_wildfire_bad_input_names_the_field(client, path, body, needles):
+    if path == "replay" and "position" in body:
+        body = {"line": [], **body}
+    if path in ("check", "replay") and "limit" in body:
+        needles = ["body.limit", "Extra inputs"]  # only searches take a limit
+    assert_problem(client.post(f"/v1/wildfire/{path}", json=body), 422, *needles)
+
+
+def test_wildfire_bad_requests_elsewhere(client):
+    hidden_start = {"start": {"n": 1}, "pool": [{"n": 2}], "turns": 1, "supply": [1]}
+    assert_problem(client.post("/v1/wildfire/solve", json={"position": hidden_start}), 422, "known-order")
+    for samples in (0, -1, 2.5, "many"):
+        assert_problem(client.post("/v1/wildfire/hint", json={"position": WF_DEAL, "samples": samples}), 422,
+                       "body.samples")
+    assert_problem(client.post("/v1/wildfire/hint", json={"position": WF_DEAL, "seed": -1}), 422, "body.seed")
+    assert_problem(client.post("/v1/wildfire/hint", json={"position": WF_HIDDEN, "drawn": {"n": 2}}), 422,
+                   "body.drawn")
+    # A drawn tile that is not in the pool.
+    no_six = {**WF_HIDDEN, "pool": [t for t in WF_HIDDEN["pool"] if t["n"] != 6], "drawn": {"n": 6}}
+    assert_problem(client.post("/v1/wildfire/check", json={"position": no_six}), 422, "drawn")
+    line = [{"place": [1, 0], "pawns": None}] * (wildfire.MAX_TILES + 1)
+    assert_problem(client.post("/v1/wildfire/replay", json={"position": WF_DEAL, "line": line}), 422,
+                   "body.line", "at most")
+    assert_problem(client.post("/v1/wildfire/replay", json={"position": WF_DEAL, "line": [{"place": [1]}]}), 422,
+                   "body.line.0.place")
+    bad_pawns = {"place": [1, 0], "pawns": {"color": 0, "tile": [0, 0], "count": 4}}
+    assert_problem(client.post("/v1/wildfire/replay", json={"position": WF_DEAL, "line": [bad_pawns]}), 422,
+                   "body.line.0.pawns.count")
+    start = time.monotonic()
+    huge = {"deal": [{"n": 1}] * 10_000}
+    assert_problem(client.post("/v1/wildfire/solve", json={"position": huge}), 422, "body.position.deal", "at most")
+    assert_problem(post_raw(client, "/v1/wildfire/hint", b"[" * 100_000), 422, "nested too deeply")
+    assert time.monotonic() - start < 10
+
+
+def test_wildfire_caps_override_the_request():
+    with TestClient(create_app(settings(max_nodes=1000, max_hint_samples=3))) as c:
+        result = search_past_the_caps(c, "/v1/wildfire/solve", WF_HARD, 1000)
+        assert result["verdict"] == "unknown" and result["line"] is None
+        # Samples beyond the cap are clamped to it; the answer says how many were asked.
+        r = c.post("/v1/wildfire/hint", json={"position": WF_HIDDEN, "samples": 10**6})
+        assert r.status_code == 200, r.text
+        hint = r.json()
+        assert hint["samples_requested"] == 3 and hint["samples"] <= 3
+
+
+def test_wildfire_time_cap_stops_solve_and_hint():
+    full_hidden = {"start": WF_FULL["deal"][0], "pool": [{"n": n} for n in range(1, 7) for _ in range(6)],
+                   "turns": 35, "drawn": {"n": 1}}
+    capped = settings(max_seconds=0.3, grace_seconds=0.2, max_hint_samples=wildfire.MAX_HINT_SAMPLES)
+    with TestClient(create_app(capped)) as c:
+        for path, body in (("solve", {"position": WF_HARD}), ("hint", {"position": full_hidden, "samples": 10**6})):
+            search_past_the_time_cap(c, f"/v1/wildfire/{path}", body)
+
+
+@pytest.mark.parametrize("search", ["solve", "hint"])
+def test_wildfire_client_disconnect_stops_the_search(search):
+    def run(control):
+        if search == "solve":
+            return wildfire.solve(WF_HARD, Limit(memory_mb=MB), control=control)
+        return wildfire.hint(WF_HIDDEN, Limit(memory_mb=MB), samples=wildfire.MAX_HINT_SAMPLES,
+                             sample_nodes=10**9, workers=1, control=control)
+
+    stopped_when_the_client_leaves(run)
+
+
+def test_wildfire_openapi_examples_work(client):
+    spec = client.get("/openapi.json").json()
+    assert_examples_work(client, spec, "wildfire", ("solve", "hint", "check", "replay"))
+    assert "smokejumper__" not in json.dumps(spec)
+
+
+def test_page_has_the_wildfire_view_and_its_examples_are_valid(client):
+    page = client.get("/").text
+    assert 'id="wildfire-view"' in page and 'id="tab-wildfire"' in page and "Wild Fire!" in page
+    js = client.get("/static/app.js").text
+    for path in ("/v1/wildfire/check", "/v1/wildfire/solve", "/v1/wildfire/hint", "/v1/wildfire/replay",
+                 "/static/wildfire-examples.json"):
+        assert path in js
+    r = client.get("/static/wildfire-examples.json")
+    assert r.status_code == 200 and "json" in r.headers["content-type"]
+    examples = r.json()
+    assert [e["name"] for e in examples] == list(WF_EXAMPLES)
+    forms = set()
+    for e in examples:
+        assert e["note"]
+        checked = client.post("/v1/wildfire/check", json={"position": e["position"]})
+        assert checked.status_code == 200, (e["name"], checked.text)
+        assert checked.json()["status"] == "ongoing" and checked.json()["moves"], e["name"]
+        forms |= {key for key in ("deal", "deal_rest", "drawn") if key in e["position"]}
+    assert forms == {"deal", "deal_rest", "drawn"}
+    # The hidden-order example's pool is the 43-tile box less the tiles on the table.
+    table = sorted(t["n"] for t in WF_HIDDEN["tiles"])
+    assert sorted(sorted(t["n"] for t in WF_HIDDEN["pool"]) + table) == list(wf_ref.BOX)
+
+
+def test_wildfire_settings_from_env():
+    assert Settings.from_env({"SMOKEJUMPER_MAX_HINT_SAMPLES": "50"}).max_hint_samples == 50
+    assert Settings.from_env({}).max_hint_samples == 1000
+    with pytest.raises(ValueError, match="max_hint_samples"):
+        Settings.from_env({"SMOKEJUMPER_MAX_HINT_SAMPLES": "0"})

@@ -1,9 +1,11 @@
-// smokejumper web page: a view per game, Volcano! (/v1/volcano/*) and Fire!
-// (/v1/fire/*), switched by the tabs in the header.
+// smokejumper web page: a view per game, Volcano! (/v1/volcano/*), Fire!
+// (/v1/fire/*) and Wild Fire! (/v1/wildfire/*), switched by the tabs in the
+// header.
 // Plain JavaScript, no build step, no dependencies.
 "use strict";
 
-// Shared by the views: API calls, the message box, DOM helpers, the tabs.
+// Shared by the views: API calls, the message box, DOM helpers, one action
+// at a time, the hex board's geometry, the tabs.
 const SJ = (() => {
   class ApiError extends Error {}
 
@@ -57,16 +59,216 @@ const SJ = (() => {
     return node;
   }
 
+  function badge(value) {
+    return html("span", { class: `badge ${value}` }, value);
+  }
+
+  function statsText(s) {
+    return `${s.nodes.toLocaleString()} nodes · ${s.seconds.toFixed(2)} s` + (s.stopped_by ? ` · stopped by ${s.stopped_by}` : "");
+  }
+
+  // A view's async actions: ``run(button, label, action)`` disables the
+  // button (relabelled ``label``) while ``action`` runs and shows its error;
+  // ``onChange`` runs when an action starts and ends (to switch buttons).
+  function actions(onChange = () => {}) {
+    let running = 0;
+    async function run(button, label, action) {
+      const old = button.textContent;
+      if (label) button.textContent = label;
+      running += 1;
+      onChange();
+      button.disabled = true;
+      try {
+        clearMessage();
+        await action();
+      } catch (e) {
+        showMessage(e instanceof ApiError ? e.message : `Error: ${e.message}`);
+        if (!(e instanceof ApiError)) console.error(e);
+      } finally {
+        running -= 1;
+        button.disabled = false;
+        button.textContent = old;
+        onChange();
+      }
+    }
+    return { run, get busy() { return running > 0; } };
+  }
+
+  // Undo and Restart over CheckResults (Fire!, Wild Fire!). The view keeps
+  // the shown ``state.check``, what led to it ``state.last``,
+  // ``state.history`` and ``state.initial``, and shows a check with
+  // ``setPosition(check, last, {reset})`` (reset: a new game starts there).
+  function checkHistory(state, setPosition) {
+    return {
+      // Show ``check``, reached by ``last``; Undo comes back here.
+      advance(check, last) {
+        state.history.push({ check: state.check, last: state.last });
+        setPosition(check, last);
+      },
+      undo() {
+        const prev = state.history.pop();
+        if (!prev) return;
+        setPosition(prev.check, prev.last);
+        clearMessage();
+      },
+      restart() {
+        if (!state.initial) return;
+        setPosition(state.initial, null, { reset: true });
+        clearMessage();
+      },
+    };
+  }
+
+  // A winning line to step through on the board (Volcano!, Wild Fire!), in
+  // the elements whose ids start with ``prefix``: the solve panel's verdict,
+  // stats and list of moves, the step buttons, and the preview bar over the
+  // board. ``at()`` is the line being stepped through ({line, index}) or
+  // null; ``goTo(index)`` shows the position after ``index`` moves; ``close``
+  // goes back to the game and ``adopt`` plays on from the preview.
+  function solutionLine(prefix, { at, goTo, close, adopt }) {
+    const $p = (name) => $(prefix + name);
+    const list = $p("solve-line");
+    $p("step-first").addEventListener("click", () => goTo(0));
+    $p("step-prev").addEventListener("click", () => goTo((at()?.index ?? 0) - 1));
+    $p("step-next").addEventListener("click", () => goTo((at()?.index ?? 0) + 1));
+    $p("step-last").addEventListener("click", () => goTo(at() ? at().line.length : 0));
+    $p("preview-close").addEventListener("click", () => {
+      [...list.children].forEach((li) => li.classList.remove("current", "done"));
+      close();
+    });
+    $p("preview-adopt").addEventListener("click", adopt);
+
+    return {
+      clear() {
+        $p("solve-verdict").replaceChildren();
+        $p("solve-stats").textContent = "";
+        list.replaceChildren();
+        $p("step-controls").hidden = true;
+      },
+      // List the line's moves, ``node(move)`` each, numbered from ``first``;
+      // clicking one shows the position before it.
+      show(line, node, { title, first = 1 }) {
+        list.replaceChildren();
+        line.forEach((move, i) => {
+          const li = html("li", { title });
+          li.append(html("span", { class: "num" }, `${first + i}.`), node(move));
+          li.addEventListener("click", () => goTo(i));
+          list.append(li);
+        });
+        $p("step-label").textContent = `0 / ${line.length}`;
+        $p("step-controls").hidden = false;
+      },
+      // Mark the moves played and the next one after ``index`` moves.
+      mark(index) {
+        $p("step-label").textContent = `${index} / ${list.children.length}`;
+        [...list.children].forEach((li, i) => {
+          li.classList.toggle("current", i === index);
+          li.classList.toggle("done", i < index);
+        });
+        // Scroll the list itself (not the page) to keep the next move in view.
+        const next = list.children[Math.min(index, list.children.length - 1)];
+        if (next) list.scrollTop = next.offsetTop - list.clientHeight / 2 + next.offsetHeight / 2;
+      },
+      // The preview bar: hidden when ``text`` is null, else saying it (a
+      // list of strings and nodes).
+      bar(text) {
+        $p("preview-bar").hidden = !text;
+        if (text) $p("preview-text").replaceChildren(...text);
+      },
+    };
+  }
+
+  // Hex boards (Volcano!, Wild Fire!): axial (q, r) cells, pointy-top hexes,
+  // directions in the spec's order so that the names are literal.
+  const hex = (() => {
+    const SIZE = 30;
+    const SQ3 = Math.sqrt(3);
+    const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+    const DIR_NAMES = ["E", "NE", "NW", "W", "SW", "SE"];
+    const COLORS = ["#dc2626", "#2563eb", "#eab308", "#7c3aed", "#ea580c", "#0891b2", "#db2777", "#57534e"];
+    const COLOR_NAMES = ["red", "blue", "yellow", "purple", "orange", "teal", "pink", "grey"];
+    const TILE_FILLS = ["#86b86a", "#6fa85a", "#5a984c", "#47873f", "#367634", "#26652b"];
+    const SVGNS = "http://www.w3.org/2000/svg";
+
+    const key = (q, r) => `${q},${r}`;
+    const colorOf = (c) => COLORS[c % COLORS.length];
+    const colorName = (c) => (c < COLOR_NAMES.length ? COLOR_NAMES[c] : `colour ${c}`);
+    const center = (q, r) => [SIZE * SQ3 * (q + r / 2), SIZE * 1.5 * r];
+
+    // Corner i sits at 60i - 30 degrees (y points down), so the side facing
+    // direction d runs from corner -d to corner 1 - d.
+    function corner(cx, cy, s, i) {
+      const a = (Math.PI / 180) * (60 * i - 30);
+      return [cx + s * Math.cos(a), cy + s * Math.sin(a)];
+    }
+
+    function hexPoints(cx, cy, s) {
+      const pts = [];
+      for (let i = 0; i < 6; i++) pts.push(corner(cx, cy, s, i).map((v) => v.toFixed(2)).join(","));
+      return pts.join(" ");
+    }
+
+    function svg(tag, attrs = {}, parent = null) {
+      const node = document.createElementNS(SVGNS, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      if (parent) parent.appendChild(node);
+      return node;
+    }
+
+    // Show every cell with a margin; keep a minimum extent so that a tiny
+    // board is not blown up.
+    function fitBoard(board, cells) {
+      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const [q, r] of cells) {
+        const [x, y] = center(q, r);
+        x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+      }
+      const m = SIZE * 1.1;
+      const w = Math.max(x1 - x0 + 2 * m, SIZE * 16);
+      const h = Math.max(y1 - y0 + 2 * m, SIZE * 10);
+      const [mx, my] = [(x0 + x1) / 2, (y0 + y1) / 2];
+      board.setAttribute("viewBox", `${mx - w / 2} ${my - h / 2} ${w} ${h}`);
+    }
+
+    return { SIZE, DIRS, DIR_NAMES, TILE_FILLS, key, colorOf, colorName, center, corner, hexPoints, svg, fitBoard };
+  })();
+
+  // A colour's dot, for text.
+  function dot(color) {
+    const d = html("span", { class: "fdot" });
+    d.style.background = hex.colorOf(color);
+    return d;
+  }
+
+  // A chip per colour in ``supply``: its dot, pawn count and name;
+  // ``selected`` is marked, and clicking a chip calls ``pick(colour)``.
+  function supplyChips(box, supply, selected, title, pick) {
+    box.replaceChildren();
+    supply.forEach((n, c) => {
+      const chip = html("button", { type: "button", class: "chip", title: title(c) });
+      if (c === selected) chip.classList.add("selected");
+      if (n === 0) chip.classList.add("empty");
+      const d = html("span", { class: "dot" });
+      d.style.background = hex.colorOf(c);
+      chip.append(d, html("span", { class: "count" }, String(n)), html("span", { class: "small muted" }, hex.colorName(c)));
+      chip.addEventListener("click", () => pick(c));
+      box.append(chip);
+    });
+  }
+
   // Game tabs: the hash (#fire) keeps the choice across reloads.
   const GAMES = {
     volcano: { sub: "Volcano! solitaire", title: "smokejumper · Volcano!" },
     fire: { sub: "Fire! battery sequencing", title: "smokejumper · Fire!" },
+    wildfire: { sub: "Wild Fire! solitaire", title: "smokejumper · Wild Fire!" },
   };
-  const shown = new Map(); // game -> callbacks run each time its view is shown
+  const firstShown = new Map(); // game -> callbacks for the first time its view is shown
 
-  function onShow(game, callback) {
-    if (!shown.has(game)) shown.set(game, []);
-    shown.get(game).push(callback);
+  // Run ``callback`` the first time ``game``'s view is shown (a view loads
+  // its first position only when someone looks at it).
+  function onFirstShow(game, callback) {
+    if (!firstShown.has(game)) firstShown.set(game, []);
+    firstShown.get(game).push(callback);
   }
 
   function showGame(game) {
@@ -79,7 +281,9 @@ const SJ = (() => {
     document.title = GAMES[game].title;
     if (location.hash !== `#${game}`) history.replaceState(null, "", `#${game}`);
     clearMessage();
-    for (const callback of shown.get(game) || []) callback();
+    const callbacks = firstShown.get(game) || [];
+    firstShown.delete(game);
+    for (const callback of callbacks) callback();
   }
 
   function startTabs() {
@@ -88,21 +292,15 @@ const SJ = (() => {
     showGame(location.hash.slice(1) || "volcano");
   }
 
-  return { ApiError, api, showMessage, clearMessage, html, onShow, startTabs };
+  return {
+    ApiError, api, showMessage, clearMessage, html, badge, dot, statsText, actions, checkHistory, solutionLine,
+    hex, supplyChips, onFirstShow, startTabs,
+  };
 })();
 
 // Volcano!: draws a position on a hex board and talks to /v1/volcano/*.
 (() => {
-  // Axial directions in the spec's order; pointy-top hexes make the names literal.
-  const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
-  const DIR_NAMES = ["E", "NE", "NW", "W", "SW", "SE"];
-  const COLORS = ["#dc2626", "#2563eb", "#eab308", "#7c3aed", "#ea580c", "#0891b2", "#db2777", "#57534e"];
-  const COLOR_NAMES = ["red", "blue", "yellow", "purple", "orange", "teal", "pink", "grey"];
-  const TILE_FILLS = ["#86b86a", "#6fa85a", "#5a984c", "#47873f", "#367634", "#26652b"];
-  const SIZE = 30;
-  const SQ3 = Math.sqrt(3);
-  const SVGNS = "http://www.w3.org/2000/svg";
-
+  const { SIZE, DIRS, DIR_NAMES, TILE_FILLS, key, colorOf, colorName, center, hexPoints, svg, fitBoard } = SJ.hex;
   const $ = (id) => document.getElementById(id);
 
   const state = {
@@ -118,68 +316,21 @@ const SJ = (() => {
     highlight: null,  // a Flight to draw (hover)
     solve: null,      // {base, line, index, cache}
     preview: null,    // {position, step, next, index} while stepping through a solution
-    busy: false,
   };
 
-  // ------------------------------------------------------------------ API
-
-  const { ApiError, api, showMessage, clearMessage, html } = SJ;
-
-  // Run an async action with its button disabled and errors shown.
-  async function busy(button, label, action) {
-    const old = button.textContent;
-    button.disabled = true;
-    if (label) button.textContent = label;
-    state.busy = true;
-    try {
-      clearMessage();
-      await action();
-    } catch (e) {
-      showMessage(e instanceof ApiError ? e.message : `Error: ${e.message}`);
-      if (!(e instanceof ApiError)) console.error(e);
-    } finally {
-      state.busy = false;
-      button.disabled = false;
-      button.textContent = old;
-    }
-  }
+  const { ApiError, api, showMessage, clearMessage, html, badge, dot, statsText } = SJ;
+  const work = SJ.actions();
+  const busy = work.run;
+  const solution = SJ.solutionLine("", {
+    at: () => state.solve,
+    goTo: goToStep,
+    close: () => { state.preview = null; render(); },
+    adopt: adoptPreview,
+  });
 
   // ------------------------------------------------------------- helpers
 
-  const key = (q, r) => `${q},${r}`;
   const flightKey = (f) => `${f.color},${f.tile[0]},${f.tile[1]},${f.dir}`;
-  const colorOf = (c) => COLORS[c % COLORS.length];
-  const colorName = (c) => (c < COLOR_NAMES.length ? COLOR_NAMES[c] : `colour ${c}`);
-
-  function center(q, r) {
-    return [SIZE * SQ3 * (q + r / 2), SIZE * 1.5 * r];
-  }
-
-  function hexPoints(cx, cy, s) {
-    const pts = [];
-    for (let i = 0; i < 6; i++) {
-      const a = (Math.PI / 180) * (60 * i - 30);
-      pts.push(`${(cx + s * Math.cos(a)).toFixed(2)},${(cy + s * Math.sin(a)).toFixed(2)}`);
-    }
-    return pts.join(" ");
-  }
-
-  function svg(tag, attrs = {}, parent = null) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-
-  function badge(value) {
-    return html("span", { class: `badge ${value}` }, value);
-  }
-
-  function dot(color) {
-    const d = html("span", { class: "fdot" });
-    d.style.background = colorOf(color);
-    return d;
-  }
 
   function flightText(f) {
     return `${colorName(f.color)} into (${f.tile[0]}, ${f.tile[1]}) flying ${DIR_NAMES[f.dir]}`;
@@ -239,21 +390,7 @@ const SJ = (() => {
       for (const c of step.isolated) ghosts.push([c, "ghost-iso"]);
     }
 
-    // Fit the view to everything drawn.
-    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-    const grow = ([q, r]) => {
-      const [x, y] = center(q, r);
-      x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
-    };
-    frame.forEach(grow);
-    ghosts.forEach(([c]) => grow(c));
-    grow([pos.volcano.q, pos.volcano.r]);
-    // Keep a minimum extent so that a tiny layout is not blown up.
-    const m = SIZE * 1.1;
-    const w = Math.max(x1 - x0 + 2 * m, SIZE * 16);
-    const h = Math.max(y1 - y0 + 2 * m, SIZE * 10);
-    const [mx, my] = [(x0 + x1) / 2, (y0 + y1) / 2];
-    board.setAttribute("viewBox", `${mx - w / 2} ${my - h / 2} ${w} ${h}`);
+    fitBoard(board, [...frame.values(), ...ghosts.map(([c]) => c), [pos.volcano.q, pos.volcano.r]]);
 
     const gFrame = svg("g", {}, board);
     const gGhost = svg("g", {}, board);
@@ -380,22 +517,11 @@ const SJ = (() => {
   }
 
   function renderSupply() {
-    const box = $("supply");
-    box.replaceChildren();
     const supply = (state.preview ? state.preview.position : state.position)?.supply || [];
-    supply.forEach((n, c) => {
-      const chip = html("button", { type: "button", class: "chip", title: `Fly ${colorName(c)}` });
-      if (c === state.color) chip.classList.add("selected");
-      if (n === 0) chip.classList.add("empty");
-      const d = html("span", { class: "dot" });
-      d.style.background = colorOf(c);
-      chip.append(d, html("span", { class: "count" }, String(n)), html("span", { class: "small muted" }, colorName(c)));
-      chip.addEventListener("click", () => {
-        state.color = c;
-        renderSupply();
-        drawBoard();
-      });
-      box.append(chip);
+    SJ.supplyChips($("supply"), supply, state.color, (c) => `Fly ${colorName(c)}`, (c) => {
+      state.color = c;
+      renderSupply();
+      drawBoard();
     });
   }
 
@@ -421,15 +547,11 @@ const SJ = (() => {
     drawBoard();
     $("undo").disabled = state.history.length === 0;
     $("restart").disabled = !state.initial || state.history.length === 0;
-    const bar = $("preview-bar");
-    bar.hidden = !state.preview;
-    if (state.preview) {
-      const p = state.preview;
-      const n = state.solve.line.length;
-      $("preview-text").textContent = p.index === n
-        ? `Solution: after all ${n} flights (${p.status}).`
-        : `Solution: after ${p.index} of ${n} flights; next: ${flightText(p.next)}.`;
-    }
+    const p = state.preview;
+    const n = p && state.solve.line.length;
+    solution.bar(p && [p.index === n
+      ? `Solution: after all ${n} flights (${p.status}).`
+      : `Solution: after ${p.index} of ${n} flights; next: ${flightText(p.next)}.`]);
   }
 
   // --------------------------------------------------------------- game
@@ -464,7 +586,7 @@ const SJ = (() => {
   }
 
   function selectTile(q, r) {
-    if (state.busy || !state.check) return;
+    if (work.busy || !state.check) return;
     state.selected = [q, r];
     state.highlight = null;
     let any = false;
@@ -482,7 +604,7 @@ const SJ = (() => {
   }
 
   function playFlight(flight, button) {
-    if (state.busy) return;
+    if (work.busy) return;
     return busy(button, null, async () => {
       const before = { position: state.position, lastStep: state.lastStep, moveNo: state.moveNo };
       const result = await api("/v1/volcano/replay", { position: state.position, line: [flight] });
@@ -555,9 +677,7 @@ const SJ = (() => {
       const result = await api("/v1/volcano/hint", { position, limit: { seconds } });
       if (position !== state.position) return; // the game moved on meanwhile
       clearHint();
-      const s = result.stats;
-      $("hint-info").textContent = `${result.moves.length} flights · ${s.nodes.toLocaleString()} nodes · ` +
-        `${s.seconds.toFixed(2)} s` + (s.stopped_by ? ` · stopped by ${s.stopped_by}` : "");
+      $("hint-info").textContent = `${result.moves.length} flights · ${statsText(result.stats)}`;
       const list = $("hint-list");
       if (!result.moves.length) list.append(html("li", { class: "muted" }, "No legal flight."));
       for (const m of result.moves) {
@@ -576,10 +696,11 @@ const SJ = (() => {
 
   function clearSolve() {
     state.solve = null;
-    $("solve-verdict").replaceChildren();
-    $("solve-stats").textContent = "";
-    $("solve-line").replaceChildren();
-    $("step-controls").hidden = true;
+    solution.clear();
+  }
+
+  function showLine(line) {
+    solution.show(line, flightNode, { title: "Show the position before this flight" });
   }
 
   function solve() {
@@ -591,20 +712,11 @@ const SJ = (() => {
       if (position !== state.position) return;
       clearSolve();
       $("solve-verdict").append(badge(result.verdict));
-      const s = result.stats;
-      $("solve-stats").textContent = `${s.nodes.toLocaleString()} nodes · ${s.seconds.toFixed(2)} s` +
-        (s.stopped_by ? ` · stopped by ${s.stopped_by}` : "") +
+      $("solve-stats").textContent = statsText(result.stats) +
         (result.line ? ` · winning line of ${result.line.length} flights` : "");
       if (!result.line) return;
       state.solve = { base: position, line: result.line, cache: new Map() };
-      const list = $("solve-line");
-      result.line.forEach((f, i) => {
-        const li = html("li", { title: "Show the position before this flight" });
-        li.append(html("span", { class: "num" }, `${i + 1}.`), flightNode(f));
-        li.addEventListener("click", () => goToStep(i));
-        list.append(li);
-      });
-      $("step-controls").hidden = false;
+      showLine(result.line);
       await goToStep(0);
     });
   }
@@ -633,21 +745,7 @@ const SJ = (() => {
     sol.index = index;
     state.preview = { ...entry, index, next: sol.line[index] || null };
     state.highlight = null;
-    $("step-label").textContent = `${index} / ${sol.line.length}`;
-    [...$("solve-line").children].forEach((li, i) => {
-      li.classList.toggle("current", i === index);
-      li.classList.toggle("done", i < index);
-    });
-    // Scroll the list itself (not the page) to keep the next flight in view.
-    const list = $("solve-line");
-    const current = list.children[Math.min(index, list.children.length - 1)];
-    if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2 + current.offsetHeight / 2;
-    render();
-  }
-
-  function closePreview() {
-    state.preview = null;
-    [...$("solve-line").children].forEach((li) => li.classList.remove("current", "done"));
+    solution.mark(index);
     render();
   }
 
@@ -663,15 +761,7 @@ const SJ = (() => {
       await setPosition(p.position, p.step, { keepSolve: true });
       if (rest.length) {
         state.solve = { base: p.position, line: rest, cache: new Map() };
-        const list = $("solve-line");
-        list.replaceChildren();
-        rest.forEach((f, i) => {
-          const li = html("li", { title: "Show the position before this flight" });
-          li.append(html("span", { class: "num" }, `${i + 1}.`), flightNode(f));
-          li.addEventListener("click", () => goToStep(i));
-          list.append(li);
-        });
-        $("step-label").textContent = `0 / ${rest.length}`;
+        showLine(rest);
       } else {
         clearSolve();
       }
@@ -690,12 +780,6 @@ const SJ = (() => {
   $("solve").addEventListener("click", solve);
   $("undo").addEventListener("click", undo);
   $("restart").addEventListener("click", restart);
-  $("step-first").addEventListener("click", () => goToStep(0));
-  $("step-prev").addEventListener("click", () => goToStep((state.solve?.index ?? 0) - 1));
-  $("step-next").addEventListener("click", () => goToStep((state.solve?.index ?? 0) + 1));
-  $("step-last").addEventListener("click", () => goToStep(state.solve ? state.solve.line.length : 0));
-  $("preview-close").addEventListener("click", closePreview);
-  $("preview-adopt").addEventListener("click", adoptPreview);
   $("seed").addEventListener("keydown", (e) => { if (e.key === "Enter") generate(); });
 
   render();
@@ -705,7 +789,7 @@ const SJ = (() => {
 // Fire!: the aliens, weapons and piles of a position; reveals, moves, hints
 // and solves through /v1/fire/*.
 (() => {
-  const { ApiError, api, showMessage, clearMessage, html } = SJ;
+  const { ApiError, api, showMessage, html, badge, statsText } = SJ;
   const $ = (id) => document.getElementById(id);
   const FIRES_AT = 10;
 
@@ -717,9 +801,10 @@ const SJ = (() => {
     last: null,         // what led here: {reveal, side} or {move, before}
     filter: null,       // a weapon whose moves alone are listed (it fires: pick target and battery)
     strategy: null,     // {position, move} the fixed strategy's move here
-    busy: 0,            // requests running
-    started: false,
   };
+  const work = SJ.actions(() => renderButtons());
+  const busy = work.run;
+  const game = SJ.checkHistory(state, setPosition);
 
   // ------------------------------------------------------------- helpers
 
@@ -757,10 +842,6 @@ const SJ = (() => {
     bar.append(low, range);
     node.append(bar, html("span", { class: "pnum" }, valueText(v)));
     return node;
-  }
-
-  function badge(status) {
-    return html("span", { class: `badge ${status}` }, status);
   }
 
   function crosshairText(n) {
@@ -839,26 +920,6 @@ const SJ = (() => {
       return `  ${j(k)}: ${j(v)}`;
     });
     return "{\n" + lines.join(",\n") + "\n}";
-  }
-
-  // Run an async action with its button disabled and errors shown.
-  async function busy(button, label, action) {
-    const old = button.textContent;
-    if (label) button.textContent = label;
-    state.busy += 1;
-    renderButtons();
-    button.disabled = true;
-    try {
-      clearMessage();
-      await action();
-    } catch (e) {
-      showMessage(e instanceof ApiError ? e.message : `Error: ${e.message}`);
-      if (!(e instanceof ApiError)) console.error(e);
-    } finally {
-      state.busy -= 1;
-      button.textContent = old;
-      renderButtons();
-    }
   }
 
   // --------------------------------------------------------------- views
@@ -975,7 +1036,7 @@ const SJ = (() => {
       card.title = moves.length === 1 ? "Click to put the revealed battery here"
         : "Click to choose the target and the battery to destroy";
       card.addEventListener("click", () => {
-        if (state.busy) return;
+        if (work.busy) return;
         if (moves.length === 1) {
           play(moves[0]);
         } else {
@@ -1124,7 +1185,7 @@ const SJ = (() => {
   // Every button is off while a request runs: one action at a time.
   function renderButtons() {
     const c = state.check;
-    const idle = state.busy === 0;
+    const idle = !work.busy;
     $("fire-reveal").disabled = !idle || !c || c.status !== "reveal";
     $("fire-strategy-move").disabled = !idle || !c || c.status !== "decision";
     $("fire-undo").disabled = !idle || state.history.length === 0;
@@ -1174,17 +1235,16 @@ const SJ = (() => {
   }
 
   function play(move) {
-    if (state.busy || !state.check || state.check.status !== "decision") return;
+    if (work.busy || !state.check || state.check.status !== "decision") return;
     return busy($("fire-undo"), null, async () => {
       const before = state.position;
       const after = await api("/v1/fire/apply", { position: before, move });
-      state.history.push({ check: state.check, last: state.last });
-      setPosition(after, { move, before });
+      game.advance(after, { move, before });
     });
   }
 
   function reveal() {
-    if (state.busy || !state.check || state.check.status !== "reveal") return;
+    if (work.busy || !state.check || state.check.status !== "reveal") return;
     busy($("fire-reveal"), "Revealing…", async () => {
       const p = state.position;
       const side = onTurn(p);
@@ -1196,22 +1256,8 @@ const SJ = (() => {
       const result = await api("/v1/fire/replay", { position: p, steps: [{ reveal: battery }] });
       if (result.error) throw new ApiError(`Reveal: ${result.error}`);
       const after = await checked(result);
-      state.history.push({ check: state.check, last: state.last });
-      setPosition(after, { reveal: battery, who: p.mode === "team" ? `${side.name} ` : "" });
+      game.advance(after, { reveal: battery, who: p.mode === "team" ? `${side.name} ` : "" });
     });
-  }
-
-  function undo() {
-    const prev = state.history.pop();
-    if (!prev) return;
-    setPosition(prev.check, prev.last);
-    clearMessage();
-  }
-
-  function restart() {
-    if (!state.initial) return;
-    setPosition(state.initial, null, { reset: true });
-    clearMessage();
   }
 
   function strategyMove() {
@@ -1271,10 +1317,6 @@ const SJ = (() => {
   function clearHint() {
     $("fire-hint-list").replaceChildren();
     $("fire-hint-info").textContent = "";
-  }
-
-  function statsText(s) {
-    return `${s.nodes.toLocaleString()} nodes · ${s.seconds.toFixed(2)} s` + (s.stopped_by ? ` · stopped by ${s.stopped_by}` : "");
   }
 
   function choiceItem(c, p, clickable) {
@@ -1356,17 +1398,583 @@ const SJ = (() => {
   });
   $("fire-reveal").addEventListener("click", reveal);
   $("fire-strategy-move").addEventListener("click", strategyMove);
-  $("fire-undo").addEventListener("click", undo);
-  $("fire-restart").addEventListener("click", restart);
+  $("fire-undo").addEventListener("click", game.undo);
+  $("fire-restart").addEventListener("click", game.restart);
   $("fire-hint").addEventListener("click", hint);
   $("fire-solve").addEventListener("click", solve);
 
   render();
   // The first time the view is shown, deal a small solo level.
-  SJ.onShow("fire", () => {
-    if (state.started) return;
-    state.started = true;
-    newLevel("solo-1", $("fire-new-solo"));
+  SJ.onFirstShow("fire", () => newLevel("solo-1", $("fire-new-solo")));
+})();
+
+// Wild Fire!: the growing forest on a hex board; check, play, hint and solve
+// through /v1/wildfire/*.
+(() => {
+  const { ApiError, api, showMessage, html, badge, dot, statsText } = SJ;
+  const { SIZE, DIRS, TILE_FILLS, key, colorOf, colorName, center, corner, hexPoints, svg, fitBoard } = SJ.hex;
+  const $ = (id) => document.getElementById(id);
+
+  const state = {
+    examples: [],     // [{name, note, position}] from /static/wildfire-examples.json
+    check: null,      // CheckResult of the current position (its position in the mid-game form)
+    initial: null,    // the CheckResult the game started from (Restart)
+    history: [],      // [{check, last}] for Undo
+    last: null,       // {move, tile, turn}: what led here
+    place: null,      // [q, r]: the hottest cell chosen for the next tile
+    target: null,     // [q, r]: the tile chosen for pawns
+    color: 0,
+    highlight: null,  // a move drawn over the board (hovered in the hint or the line)
+    solve: null,      // {base, line, steps, index}: a winning line and the positions along it
+    preview: null,    // {position, index, next} while stepping through the line
+  };
+  const work = SJ.actions(() => renderButtons());
+  const busy = work.run;
+  const game = SJ.checkHistory(state, setPosition);
+  const solution = SJ.solutionLine("wf-", {
+    at: () => state.solve,
+    goTo: goToStep,
+    close: () => { state.preview = null; render(); },
+    adopt: adoptPreview,
+  });
+
+  // ------------------------------------------------------------- helpers
+
+  const current = () => state.check && state.check.position;
+  const isKnown = (p) => Array.isArray(p.deal_rest);
+  const sameCell = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+  const cellText = ([q, r]) => `(${q}, ${r})`;
+  const total = (list) => list.reduce((a, b) => a + b, 0);
+  const sameMove = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+  // The tile this turn places: the deal's next (known order) or the one drawn.
+  function nextTile(p) {
+    return (isKnown(p) ? p.deal_rest[0] : p.drawn) || null;
+  }
+
+  const freeEdges = (q, r, occupied) => DIRS.filter(([dq, dr]) => !occupied.has(key(q + dq, r + dr))).length;
+
+  function moveNode(m, { short = false } = {}) {
+    const span = html("span", { class: "ftext" });
+    span.append(short ? cellText(m.place) : `tile on ${cellText(m.place)}`);
+    if (m.pawns) {
+      span.append(" · ", dot(m.pawns.color),
+        ` ${m.pawns.count} ${colorName(m.pawns.color)} on ${cellText(m.pawns.tile)}`);
+    } else {
+      span.append(html("span", { class: "muted" }, " · no pawns"));
+    }
+    return span;
+  }
+
+  // A tile off the board: its number on its colour, a dot per space.
+  function tileChip(t, extra = "") {
+    const chip = html("span", { class: `wf-tile${extra ? " " + extra : ""}`,
+      title: `${t.n}, ${plural(t.spaces, "space")}` });
+    chip.style.background = TILE_FILLS[t.n - 1];
+    chip.append(html("b", {}, String(t.n)), html("i", {}, "•".repeat(t.spaces || 1)));
+    return chip;
+  }
+
+  // The table first, one tile per line; tiles to come several to a line.
+  const KEY_ORDER = ["tiles", "turn", "supply", "level", "deal_rest", "turns_left", "drawn", "pool"];
+  const keyRank = (k) => (KEY_ORDER.includes(k) ? KEY_ORDER.indexOf(k) : KEY_ORDER.length);
+
+  function formatPosition(p) {
+    const j = (v) => JSON.stringify(v).replace(/"(\w+)":/g, '"$1": ').replace(/,(?=["{\[\d-])/g, ", ");
+    const entries = Object.entries(p).sort(([a], [b]) => keyRank(a) - keyRank(b));
+    const lines = entries.map(([k, v]) => {
+      if (!Array.isArray(v) || !v.length || typeof v[0] !== "object") return `  ${j(k)}: ${j(v)}`;
+      const items = v.map((t) => j(k === "tiles" ? { q: t.q, r: t.r, n: t.n, spaces: t.spaces, pawns: t.pawns } : t));
+      const rows = [];
+      for (const item of items) {
+        const last = rows.length ? rows[rows.length - 1] : null;
+        if (k !== "tiles" && last !== null && last.length + item.length < 44) rows[rows.length - 1] = `${last}, ${item}`;
+        else rows.push(item);
+      }
+      return `  ${j(k)}: [\n    ${rows.join(",\n    ")}\n  ]`;
+    });
+    return "{\n" + lines.join(",\n") + "\n}";
+  }
+
+  // --------------------------------------------------------------- board
+
+  function drawBoard() {
+    const board = $("wf-board");
+    board.replaceChildren();
+    const p = state.preview ? state.preview.position : current();
+    if (!p) {
+      board.setAttribute("viewBox", "-200 -100 400 200");
+      svg("text", { x: 0, y: 0, class: "board-empty" }, board).textContent = "Load a position.";
+      return;
+    }
+    const interactive = !state.preview;
+    const tiles = new Map(p.tiles.map((t) => [key(t.q, t.r), t]));
+
+    // The move drawn over the board: hovered, next in the line, or being built.
+    let shown = state.highlight || (state.preview && state.preview.next);
+    if (!shown && interactive && state.place) shown = { place: state.place, pawns: null };
+    const drawn = nextTile(p);
+    const ghost = shown && drawn ? { q: shown.place[0], r: shown.place[1], n: drawn.n, spaces: drawn.spaces,
+      pawns: p.supply.map(() => 0) } : null;
+    const occupied = new Set(tiles.keys());
+    if (ghost) occupied.add(key(ghost.q, ghost.r));
+
+    // Candidate cells (empty, next to a tile) with their heat.
+    const frame = new Map();
+    for (const t of p.tiles) {
+      for (const [dq, dr] of DIRS) {
+        const [q, r] = [t.q + dq, t.r + dr];
+        if (!tiles.has(key(q, r))) frame.set(key(q, r), [q, r]);
+      }
+    }
+    const heat = ([q, r]) => total(DIRS.map(([dq, dr]) => tiles.get(key(q + dq, r + dr))?.n || 0));
+    const hottest = new Set(interactive && state.check.status === "ongoing"
+      ? state.check.hottest.map(([q, r]) => key(q, r)) : []);
+    fitBoard(board, [...frame.values()]);
+
+    const gCells = svg("g", {}, board);
+    const gTiles = svg("g", {}, board);
+    const gOver = svg("g", {}, board);
+    frame.forEach(([q, r], k) => {
+      if (ghost && sameCell(shown.place, [q, r])) return;
+      const [cx, cy] = center(q, r);
+      const hot = hottest.has(k);
+      const g = svg("g", {}, gCells);
+      svg("polygon", { points: hexPoints(cx, cy, SIZE - 1), class: hot ? "hex-hot" : "hex-frame" }, g);
+      svg("text", { x: cx, y: cy + 4, class: hot ? "heat hot" : "heat" }, g).textContent = `heat ${heat([q, r])}`;
+      svg("title", {}, g).textContent = `${cellText([q, r])}: heat ${heat([q, r])}` +
+        (hot ? (drawn ? " — hottest: click to put the tile here" : " — hottest") : "");
+      if (hot && drawn && state.check.moves.length) g.addEventListener("click", () => choosePlace([q, r]));
+    });
+
+    for (const t of p.tiles) drawTile(gTiles, t, occupied, interactive, shown);
+    if (ghost) drawTile(gTiles, ghost, occupied, interactive, shown, true);
+
+    if (interactive && state.target) {
+      const [cx, cy] = center(...state.target);
+      svg("polygon", { points: hexPoints(cx, cy, SIZE - 2), class: "hex-selected" }, gOver);
+    }
+    if (shown && shown.pawns) {
+      const [cx, cy] = center(...shown.pawns.tile);
+      svg("polygon", { points: hexPoints(cx, cy, SIZE - 2), class: "hex-path", stroke: colorOf(shown.pawns.color) }, gOver);
+    }
+  }
+
+  // A tile: its number, free edges, and a circle per space (pawns by colour;
+  // a dashed circle is a space with no free edge left to take a pawn).
+  function drawTile(parent, t, occupied, interactive, shown, ghost = false) {
+    const [cx, cy] = center(t.q, t.r);
+    const g = svg("g", {}, parent);
+    svg("polygon", { points: hexPoints(cx, cy, SIZE - 0.5), class: ghost ? "hex-tile ghost" : "hex-tile",
+      fill: TILE_FILLS[t.n - 1] }, g);
+    DIRS.forEach(([dq, dr], d) => {
+      if (occupied.has(key(t.q + dq, t.r + dr))) return;
+      const [x1, y1] = corner(cx, cy, SIZE - 3, (6 - d) % 6);
+      const [x2, y2] = corner(cx, cy, SIZE - 3, (7 - d) % 6);
+      svg("line", { x1, y1, x2, y2, class: "edge-open" }, g);
+    });
+    svg("text", { x: cx, y: cy - 2, class: "tile-num" }, g).textContent = String(t.n);
+
+    const free = freeEdges(t.q, t.r, occupied);
+    const pawns = [];
+    t.pawns.forEach((n, c) => { for (let i = 0; i < n; i++) pawns.push(c); });
+    const adding = shown && shown.pawns && sameCell(shown.pawns.tile, [t.q, t.r]) ? shown.pawns : null;
+    const room = Math.max(pawns.length, Math.min(t.spaces, free));
+    for (let i = 0; i < t.spaces; i++) {
+      const x = cx + (i - (t.spaces - 1) / 2) * 11;
+      const attrs = { cx: x, cy: cy + 12, r: 4.3, class: "space" };
+      if (i < pawns.length) {
+        attrs.class = "space pawn";
+        attrs.style = `fill: ${colorOf(pawns[i])}`;
+      } else if (adding && i < pawns.length + adding.count) {
+        attrs.class = "space pawn adding";
+        attrs.style = `fill: ${colorOf(adding.color)}`;
+      } else if (i >= room) {
+        attrs.class = "space closed";
+      }
+      svg("circle", attrs, g);
+    }
+    const held = t.pawns.map((n, c) => (n ? `${n} ${colorName(c)}` : "")).filter(Boolean);
+    svg("title", {}, g).textContent = `${ghost ? "the drawn tile, if placed here: " : ""}tile ${cellText([t.q, t.r])}: ` +
+      `${t.n}, ${plural(t.spaces, "space")}, ${plural(free, "free edge")}` + (held.length ? `; pawns: ${held.join(", ")}` : "");
+    if (interactive && state.place) g.addEventListener("click", () => chooseTarget([t.q, t.r]));
+    else g.style.cursor = "default";
+  }
+
+  // ------------------------------------------------------------- panels
+
+  function renderStatus() {
+    const bar = $("wf-status");
+    bar.replaceChildren();
+    const c = state.check;
+    if (!c) {
+      bar.textContent = "No position loaded.";
+      return;
+    }
+    const p = c.position;
+    bar.append(badge(c.status));
+    if (c.status === "win") {
+      bar.append("Won: every pawn is on the table, and each colour's tiles form one group with a 1-tile on its edge.");
+    } else if (c.status === "loss") {
+      bar.append("Lost: the last tile is down and the goal is not met.");
+    } else {
+      bar.append(`Turn ${c.turn + 1} of ${c.turn + c.turns_left}`,
+        html("span", { class: "muted status-extra" },
+          ` · level ${p.level}${c.pawns_allowed ? "" : " (no pawns this turn)"} · ` +
+          `${plural(c.hottest.length, "hottest cell")} · ` +
+          (nextTile(p) ? `${plural(c.moves.length, "legal move")} · ` : "") +
+          `${total(p.supply)} pawns to place · ${isKnown(p) ? "known order" : "hidden order"}`));
+    }
+  }
+
+  // What to do next, and the buttons that finish the move being built.
+  function renderAction() {
+    const box = $("wf-action");
+    box.replaceChildren();
+    const c = state.check;
+    if (!c || state.preview) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const p = c.position;
+    const tile = nextTile(p);
+    if (c.status !== "ongoing") {
+      box.append(`The game is over: ${c.status === "win" ? "won" : "lost"}.`);
+      return;
+    }
+    if (!tile) {
+      box.append("Hidden order: draw the next tile from the pool.");
+      return;
+    }
+    box.append(tileChip(tile, "small"));
+    if (!state.place) {
+      box.append(" goes on a hottest cell: click one.");
+      return;
+    }
+    box.append(` on ${cellText(state.place)}. `);
+    const none = { place: state.place, pawns: null };
+    const playNone = html("button", { type: "button" }, "Play, no pawns");
+    playNone.addEventListener("click", () => play(none));
+    box.append(playNone);
+    if (c.pawns_allowed) {
+      const options = c.moves.filter((m) => m.pawns && sameCell(m.place, state.place) && m.pawns.color === state.color &&
+        sameCell(m.pawns.tile, state.target));
+      if (!state.target) {
+        box.append(html("span", { class: "muted" }, ` or pick a colour below and click a tile for ${colorName(state.color)} pawns.`));
+      } else if (!options.length) {
+        box.append(html("span", { class: "muted" }, p.supply[state.color] === 0
+          ? ` No ${colorName(state.color)} pawns left: pick another colour.`
+          : ` No room for ${colorName(state.color)} on ${cellText(state.target)}: pawns may fill at most ` +
+            "min(spaces, free edges) after this tile."));
+      } else {
+        box.append(" or put ", dot(state.color));
+        for (const m of options) {
+          const b = html("button", { type: "button", class: "secondary count-button",
+            title: `${m.pawns.count} ${colorName(m.pawns.color)} on ${cellText(m.pawns.tile)}` }, String(m.pawns.count));
+          b.addEventListener("click", () => play(m));
+          box.append(b);
+        }
+        box.append(` ${colorName(state.color)} on ${cellText(state.target)}.`);
+      }
+    } else {
+      box.append(html("span", { class: "muted" }, ` Level ${p.level}: no pawns during the first ${p.level - 1} turns.`));
+    }
+    const cancel = html("button", { type: "button", class: "text-button" }, "cancel");
+    cancel.addEventListener("click", () => { state.place = null; state.target = null; render(); });
+    box.append(" ", cancel);
+  }
+
+  function renderSupply() {
+    const p = state.preview ? state.preview.position : current();
+    SJ.supplyChips($("wf-supply"), p ? p.supply : [], state.color, (c) => `Pawns of ${colorName(c)}`, (c) => {
+      state.color = c;
+      render();
+    });
+  }
+
+  function renderNext() {
+    const box = $("wf-next");
+    box.replaceChildren();
+    const p = state.preview ? state.preview.position : current();
+    if (!p) return;
+    if (isKnown(p)) {
+      $("wf-next-title").textContent = `Next tiles (known order, ${p.deal_rest.length} to come)`;
+      p.deal_rest.forEach((t, i) => box.append(tileChip(t, i === 0 ? "next" : "")));
+      if (!p.deal_rest.length) box.append(html("span", { class: "muted small" }, "none"));
+      return;
+    }
+    $("wf-next-title").textContent = `Hidden order: ${plural(p.turns_left, "turn")} left, drawn from the pool`;
+    box.append(html("span", { class: "small" }, "drawn "),
+      p.drawn ? tileChip(p.drawn, "next") : html("span", { class: "muted small" }, "none yet"),
+      html("span", { class: "small wf-pool-label" }, ` pool of ${p.pool.length}: `));
+    const groups = new Map();
+    for (const t of p.pool) {
+      const k = `${t.n},${t.spaces}`;
+      if (!groups.has(k)) groups.set(k, { t, n: 0 });
+      groups.get(k).n += 1;
+    }
+    [...groups.values()].sort((a, b) => a.t.n - b.t.n || a.t.spaces - b.t.spaces).forEach(({ t, n }) => {
+      box.append(tileChip(t), html("span", { class: "times small" }, `×${n}`));
+    });
+  }
+
+  function renderLast() {
+    const box = $("wf-last");
+    box.replaceChildren();
+    const last = state.last;
+    if (!state.check) {
+      box.textContent = "Load an example or paste a position, then Check.";
+    } else if (!last) {
+      box.textContent = "Click a hottest cell for the tile, then (optionally) a colour and a tile for pawns.";
+    } else {
+      box.append(`Turn ${last.turn}: `, tileChip(last.tile, "small"), " ", moveNode(last.move));
+    }
+  }
+
+  // Every button is off while a request runs: one action at a time.
+  function renderButtons() {
+    const c = state.check;
+    const p = current();
+    const idle = !work.busy;
+    const ongoing = !!c && c.status === "ongoing";
+    $("wf-draw").disabled = !idle || !ongoing || isKnown(p) || !!p.drawn;
+    $("wf-undo").disabled = !idle || state.history.length === 0;
+    $("wf-restart").disabled = !idle || !state.initial || state.history.length === 0;
+    $("wf-hint").disabled = !idle || !ongoing || !nextTile(p);
+    $("wf-solve").disabled = !idle || !c || !isKnown(p);
+    for (const id of ["wf-check", "wf-example-load", "wf-preview-adopt"]) $(id).disabled = !idle;
+  }
+
+  function render() {
+    renderStatus();
+    renderAction();
+    renderSupply();
+    renderNext();
+    renderLast();
+    drawBoard();
+    renderButtons();
+    const p = state.preview;
+    const n = p && state.solve.line.length;
+    solution.bar(p && [p.index === n
+      ? `Winning line: after all ${n} turns.`
+      : `Winning line: after ${p.index} of ${n} turns; next: `, ...(p.next ? [moveNode(p.next)] : [])]);
+  }
+
+  // ---------------------------------------------------------------- game
+
+  function setPosition(check, last, { reset = false } = {}) {
+    state.check = check;
+    state.last = last;
+    state.place = check.hottest.length === 1 && check.moves.length ? check.hottest[0] : null;
+    state.target = null;
+    state.highlight = null;
+    state.preview = null;
+    if (reset) {
+      state.initial = check;
+      state.history = [];
+    }
+    const supply = check.position.supply;
+    if (!(supply[state.color] > 0)) state.color = Math.max(0, supply.findIndex((n) => n > 0));
+    clearHint();
+    clearSolve();
+    $("wf-json").value = formatPosition(check.position);
+    render();
+    if (check.status === "win") showMessage("Won: every pawn placed, each colour in one group with a 1-tile on its edge.", "info");
+    else if (check.status === "loss") showMessage("Lost: the forest is complete and the goal is not met.", "info");
+  }
+
+  function choosePlace(cell) {
+    if (work.busy) return;
+    state.place = cell;
+    state.target = null;
+    render();
+  }
+
+  function chooseTarget(cell) {
+    if (work.busy || !state.place) return;
+    state.target = sameCell(state.target, cell) ? null : cell;
+    render();
+  }
+
+  function play(move) {
+    if (work.busy || !state.check) return;
+    return busy($("wf-undo"), null, async () => {
+      const before = current();
+      const result = await api("/v1/wildfire/replay", { position: before, line: [move] });
+      if (result.error) throw new ApiError(`Illegal move: ${result.error}`);
+      const check = await api("/v1/wildfire/check", { position: result.position });
+      game.advance(check, { move, tile: nextTile(before), turn: before.turn + 1 });
+    });
+  }
+
+  function draw() {
+    const p = current();
+    if (!p || isKnown(p) || p.drawn || !p.pool.length) return;
+    busy($("wf-draw"), "Drawing…", async () => {
+      // Uniform over the tiles in the pool (the unseen tiles).
+      const pick = new Uint32Array(1);
+      crypto.getRandomValues(pick);
+      const check = await api("/v1/wildfire/check", { position: { ...p, drawn: p.pool[pick[0] % p.pool.length] } });
+      game.advance(check, state.last);
+    });
+  }
+
+  function loadPosition(position, button) {
+    return busy(button, "Checking…", async () => {
+      const check = await api("/v1/wildfire/check", { position });
+      setPosition(check, null, { reset: true });
+    });
+  }
+
+  function loadExample() {
+    const e = state.examples[Number($("wf-example").value)];
+    if (!e) return;
+    $("wf-example-note").textContent = e.note;
+    loadPosition(e.position, $("wf-example-load"));
+  }
+
+  function checkJson() {
+    let parsed;
+    try {
+      parsed = JSON.parse($("wf-json").value);
+    } catch (e) {
+      showMessage(`Position JSON: ${e.message}`);
+      return;
+    }
+    loadPosition(parsed, $("wf-check"));
+  }
+
+  // ---------------------------------------------------------------- hint
+
+  function clearHint() {
+    $("wf-hint-rows").replaceChildren();
+    $("wf-hint-table").hidden = true;
+    $("wf-hint-info").textContent = "";
+  }
+
+  function numberIn(id, fallback, min) {
+    const v = Number($(id).value);
+    return Number.isFinite(v) && v >= min ? v : fallback;
+  }
+
+  function hint() {
+    const position = current();
+    if (!position) return;
+    busy($("wf-hint"), "Thinking…", async () => {
+      const body = {
+        position,
+        samples: Math.round(numberIn("wf-hint-samples", 200, 1)),
+        seed: Math.round(numberIn("wf-hint-seed", 0, 0)),
+        limit: { seconds: numberIn("wf-hint-seconds", 5, 0.1) },
+      };
+      const result = await api("/v1/wildfire/hint", body);
+      if (position !== current()) return; // the game moved on meanwhile
+      clearHint();
+      $("wf-hint-info").textContent = (result.exact
+        ? "Exact: one possible deal, so each move's verdict. "
+        : `${result.samples} of ${plural(result.samples_requested, "sampled deal")} (seed ${result.seed}). `) +
+        statsText(result.stats);
+      const rows = $("wf-hint-rows");
+      result.choices.forEach((c, i) => {
+        const tr = html("tr", { title: "Hover to see it on the board; click to play it" });
+        const [lo, hi] = c.interval95;
+        const cell = (text, cls) => html("td", { class: cls }, text);
+        const moveCell = html("td");
+        moveCell.append(moveNode(c.move, { short: true }));
+        tr.append(cell(String(i + 1), "num"), moveCell, cell(pct(c.win_share), "share"),
+          cell(`${pct(lo)}–${pct(hi)}`, "small nowrap"), cell(`${c.wins}/${c.losses}/${c.unknown}`, "small muted nowrap"));
+        tr.addEventListener("mouseenter", () => { state.highlight = c.move; drawBoard(); });
+        tr.addEventListener("mouseleave", () => { state.highlight = null; drawBoard(); });
+        tr.addEventListener("click", () => play(c.move));
+        rows.append(tr);
+      });
+      $("wf-hint-table").hidden = false;
+    });
+  }
+
+  // --------------------------------------------------------------- solve
+
+  function clearSolve() {
+    state.solve = null;
+    solution.clear();
+  }
+
+  function solve() {
+    const position = current();
+    if (!position) return;
+    busy($("wf-solve"), "Solving…", async () => {
+      const seconds = numberIn("wf-solve-seconds", 10, 0.1);
+      const result = await api("/v1/wildfire/solve", { position, limit: { seconds } });
+      if (position !== current()) return;
+      clearSolve();
+      $("wf-solve-verdict").append(badge(result.verdict));
+      $("wf-solve-stats").textContent = statsText(result.stats) +
+        (result.line ? ` · winning line of ${plural(result.line.length, "turn")}` : "");
+      if (!result.line) return;
+      // One replay gives every position along the line.
+      const replay = await api("/v1/wildfire/replay", { position, line: result.line });
+      if (replay.error) throw new ApiError(`The winning line does not replay: ${replay.error}`);
+      state.solve = { base: position, line: result.line, steps: replay.steps, index: 0 };
+      solution.show(result.line, moveNode, { title: "Show the position before this turn", first: position.turn + 1 });
+      goToStep(0);
+    });
+  }
+
+  // Show the line's position after ``index`` turns, and the next move.
+  function goToStep(index) {
+    const sol = state.solve;
+    if (!sol) return;
+    index = Math.max(0, Math.min(index, sol.line.length));
+    sol.index = index;
+    const position = index === 0 ? sol.base : sol.steps[index - 1].position;
+    state.preview = { position, index, next: sol.line[index] || null };
+    state.highlight = null;
+    solution.mark(index);
+    render();
+  }
+
+  function adoptPreview() {
+    const p = state.preview;
+    if (!p) return;
+    const { base, line, steps } = state.solve;
+    const before = p.index > 1 ? steps[p.index - 2].position : base;
+    const last = p.index ? { move: line[p.index - 1], tile: nextTile(before), turn: p.position.turn } : state.last;
+    busy($("wf-preview-adopt"), null, async () => {
+      const check = await api("/v1/wildfire/check", { position: p.position });
+      game.advance(check, last);
+    });
+  }
+
+  // ---------------------------------------------------------------- wire
+
+  $("wf-example-load").addEventListener("click", loadExample);
+  $("wf-example").addEventListener("change", () => {
+    const e = state.examples[Number($("wf-example").value)];
+    $("wf-example-note").textContent = e ? e.note : "";
+  });
+  $("wf-check").addEventListener("click", checkJson);
+  $("wf-revert").addEventListener("click", () => {
+    if (current()) $("wf-json").value = formatPosition(current());
+  });
+  $("wf-draw").addEventListener("click", draw);
+  $("wf-undo").addEventListener("click", game.undo);
+  $("wf-restart").addEventListener("click", game.restart);
+  $("wf-hint").addEventListener("click", hint);
+  $("wf-solve").addEventListener("click", solve);
+
+  render();
+  // The first time the view is shown, fetch the examples and load the first.
+  SJ.onFirstShow("wildfire", () => {
+    busy($("wf-example-load"), "Loading…", async () => {
+      state.examples = await api("/static/wildfire-examples.json");
+      const select = $("wf-example");
+      state.examples.forEach((e, i) => select.append(html("option", { value: String(i) }, e.name)));
+      $("wf-example-note").textContent = state.examples.length ? state.examples[0].note : "";
+      if (state.examples.length) await loadPosition(state.examples[0].position, $("wf-check"));
+    });
   });
 })();
 
