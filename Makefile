@@ -29,6 +29,7 @@ test: install
 bench: install
 	$(PY) bench/run.py
 	$(PY) bench/fire.py
+	$(PY) bench/wildfire.py
 
 clean:
 	rm -rf $(VENV) build
