@@ -20,6 +20,7 @@ Axial transform(int g, Axial a) {
 }
 
 constexpr uint64_t kLoadDomain = 0x5749'4C44'0201ull;
+constexpr uint64_t kLayoutDomain = 0x5749'4C44'0202ull;
 
 uint64_t below(int n) { return n >= 64 ? ~uint64_t{0} : bit(n) - 1; }
 
@@ -408,12 +409,22 @@ class LayoutSearch {
       return false;
     }
     if (s.count == game_.total()) {
+      // Passes and rounds meet the same layouts again: one refuted, or
+      // left undecided under this cap already, needs no new pawn search.
+      Tried& tried = tried_[layout_key(s) & (kTriedSlots - 1)];
+      const uint64_t key = layout_key(s);
+      if (tried.key == key && (tried.cap == kRefuted || tried.cap >= cap_)) {
+        incomplete_ |= tried.cap != kRefuted;
+        return false;
+      }
       ++stats_->layouts;
       PawnPlan plan(game_, root_, s, budget_, cap_, memo_);
       const Verdict v = plan.solve(line_);
       stats_->plan_nodes += plan.nodes();
       if (v == Verdict::kLoss) ++stats_->refuted;
       if (v == Verdict::kUnknown) incomplete_ = true;
+      if (v == Verdict::kLoss || (v == Verdict::kUnknown && !budget_.stopped()))
+        tried = {key, v == Verdict::kLoss ? kRefuted : cap_};
       return v == Verdict::kWin;
     }
     const std::vector<Axial> hot = game_.hottest(s);
@@ -440,6 +451,25 @@ class LayoutSearch {
     }
     return false;
   }
+
+  // The cells of the tiles placed since the root name a layout (the deal
+  // fixes which tile goes when).
+  uint64_t layout_key(const State& s) const {
+    uint64_t k = 0;
+    for (int i = root_.count; i < s.count; ++i)
+      k ^= zobrist(kLayoutDomain, static_cast<uint64_t>(i),
+                   static_cast<uint64_t>((s.q[i] + 128) << 8 | (s.r[i] + 128)));
+    return mix64(k);
+  }
+
+  // Layouts whose pawn question was asked: refuted, or the cap it was
+  // left undecided under. Lossy (a slot keeps its latest layout).
+  static constexpr size_t kTriedSlots = size_t{1} << 14;
+  static constexpr uint64_t kRefuted = ~uint64_t{0};
+  struct Tried {
+    uint64_t key = 0, cap = 0;
+  };
+  std::vector<Tried> tried_ = std::vector<Tried>(kTriedSlots);
 
   const Game& game_;
   const State& root_;
