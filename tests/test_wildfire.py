@@ -328,3 +328,21 @@ def test_cli_solve_and_replay(tmp_path, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "deal" in err
+
+
+def test_a_stranded_colour_is_refuted_before_any_layout():
+    # Colour 0 holds both ends of a row of four tiles but has one pawn left:
+    # joining them needs two. The layouts search refutes it at its root;
+    # the reference agrees by exhausting the game.
+    position = {
+        "tiles": [{"q": 0, "r": 0, "n": 3, "pawns": [1]}, {"q": 1, "r": 0, "n": 4},
+                  {"q": 2, "r": 0, "n": 4}, {"q": 3, "r": 0, "n": 1, "pawns": [1]}],
+        "turn": 3, "supply": [1], "deal_rest": [{"n": 5}, {"n": 2}, {"n": 6}],
+    }
+    assert ref.solve(position)[0] == "loss"
+    result = wildfire.solve(position)
+    assert result.verdict == "loss" and result.stats.decided_by == "layouts"
+    assert result.stats.layouts == 0
+    # With a second pawn the same row can be joined.
+    two = dict(position, supply=[2])
+    assert ref.solve(two)[0] == wildfire.solve(two).verdict

@@ -355,6 +355,44 @@ class PawnPlan {
   uint64_t anchors_ = 0, job_tiles_ = 0;
 };
 
+// Cells near the table with a small value each, for short searches over
+// tiles and empty cells; a stamp clears it at once.
+class CellMap {
+ public:
+  static constexpr int kSlots = 2048;
+  void clear() {
+    ++stamp_;
+    size_ = 0;
+  }
+  bool full() const { return size_ >= kSlots / 2; }
+  // The value at `code`, or `absent`.
+  int get(uint16_t code, int absent) const {
+    for (unsigned k = slot(code);; k = (k + 1) & (kSlots - 1)) {
+      if (stamps_[k] != stamp_) return absent;
+      if (codes_[k] == code) return values_[k];
+    }
+  }
+  void set(uint16_t code, int value) {
+    unsigned k = slot(code);
+    while (stamps_[k] == stamp_ && codes_[k] != code) k = (k + 1) & (kSlots - 1);
+    if (stamps_[k] != stamp_) ++size_;
+    stamps_[k] = stamp_;
+    codes_[k] = code;
+    values_[k] = static_cast<int16_t>(value);
+  }
+
+ private:
+  static unsigned slot(uint16_t code) { return (code * 0x9E37u) >> 5 & (kSlots - 1); }
+  std::vector<uint32_t> stamps_ = std::vector<uint32_t>(kSlots, 0);
+  std::vector<uint16_t> codes_ = std::vector<uint16_t>(kSlots);
+  std::vector<int16_t> values_ = std::vector<int16_t>(kSlots);
+  uint32_t stamp_ = 1;
+  int size_ = 0;
+};
+
+
+uint16_t cell_code(int q, int r) { return static_cast<uint16_t>((q + 128) << 8 | (r + 128)); }
+
 class LayoutSearch {
  public:
   LayoutSearch(const Game& game, const State& root, Budget& budget, PlanStats* stats)
@@ -400,6 +438,84 @@ class LayoutSearch {
     for (int i = 0; i < game_.total(); ++i)
       if (game_.number(i) == 1 && (i >= s.count || Game::free_edges(s, i) > 0)) offer += game_.spaces(i);
     return offer >= anchors_needed_;
+  }
+
+  // A tile placed so far that can still take a pawn: room at the first
+  // turn it may take one (free edges only shrink; before that turn is
+  // placed, today's free edges are an upper bound).
+  bool takes_pawns(const State& s, int i) const {
+    const int first = std::max<int>(root_.count, game_.level());
+    const int by = std::min(std::max(i, first), s.count - 1);
+    const int free = 6 - std::popcount(s.adj[i] & below(by + 1));
+    return std::min(game_.spaces(i), free) - root_.pawns[i] > 0;
+  }
+
+  // Each colour with pawns on the table must join them and reach a 1-tile
+  // with a free edge: through its own tiles (free), tiles that can still
+  // take a pawn and empty cells for tiles to come. Joining costs a pawn per
+  // tile added and a tile to come per empty cell, and the two budgets are
+  // checked one at a time (each alone is a necessary condition). A wide
+  // search, so it runs on the root only: that is where a pawn action that
+  // strands a colour (what a hint asks about most) is refuted at once
+  // instead of once per layout; tried deeper too, it cost more than it cut.
+ public:
+  bool colours_can_join(const State& s) {
+    const int to_come = game_.total() - s.count;
+    bool one_to_come = false;
+    for (int i = s.count; i < game_.total(); ++i) one_to_come |= game_.number(i) == 1;
+    tiles_.clear();
+    for (int i = 0; i < s.count; ++i) tiles_.set(cell_code(s.q[i], s.r[i]), i);
+    for (int c = 0; c < game_.colors(); ++c) {
+      const uint64_t mine = root_.lo[c] | root_.hi[c];
+      if (!mine) continue;
+      const int supply = root_.supply[c];
+      if (!reaches(s, mine, supply, 1, one_to_come) ||
+          !reaches(s, mine, std::min(to_come, supply), 0, one_to_come))
+        return false;
+    }
+    return true;
+  }
+
+ private:
+  // 0-1 breadth-first search from one of `mine`'s tiles; `budget` bounds
+  // the cost (tile_cost per roomy tile, 1 per empty cell).
+  bool reaches(const State& s, uint64_t mine, int budget, int tile_cost, bool new_one) {
+    cost_.clear();
+    std::array<uint16_t, CellMap::kSlots> queue;
+    int head = CellMap::kSlots / 2, tail = head;  // a deque in one array
+    const int start = std::countr_zero(mine);
+    queue[tail++] = cell_code(s.q[start], s.r[start]);
+    cost_.set(queue[head], 0);
+    uint64_t reached = 0;
+    bool anchored = false;
+    while (head != tail) {
+      const uint16_t code = queue[head++];
+      const int d = cost_.get(code, 0);
+      const int q = (code >> 8) - 128, r = (code & 0xFF) - 128;
+      const int i = tiles_.get(code, -1);
+      if (i >= 0) {
+        reached |= bit(i);
+        anchored |= game_.number(i) == 1 && Game::free_edges(s, i) > 0;
+      } else {
+        anchored |= new_one;
+      }
+      for (int dir = 0; dir < kHexDirections; ++dir) {
+        const int nq = q + kHexStep[dir].q, nr = r + kHexStep[dir].r;
+        if (nq < -120 || nq > 120 || nr < -120 || nr > 120) continue;
+        const uint16_t next = cell_code(nq, nr);
+        const int j = tiles_.get(next, -1);
+        int step;
+        if (j >= 0 && (mine & bit(j))) step = 0;
+        else if (j >= 0) step = takes_pawns(s, j) ? tile_cost : -1;
+        else step = game_.total() > s.count ? 1 : -1;
+        if (step < 0 || d + step > budget || cost_.get(next, budget + 1) <= d + step) continue;
+        if (cost_.full() || head == 0 || tail == CellMap::kSlots) return true;  // too wide to tell
+        cost_.set(next, d + step);
+        if (step == 0) queue[--head] = next;
+        else queue[tail++] = next;
+      }
+    }
+    return (reached & mine) == mine && anchored;
   }
 
   bool visit(const State& s, unsigned symmetries, int discrepancies) {
@@ -471,6 +587,7 @@ class LayoutSearch {
   };
   std::vector<Tried> tried_ = std::vector<Tried>(kTriedSlots);
 
+  CellMap tiles_, cost_;
   const Game& game_;
   const State& root_;
   Budget& budget_;
@@ -492,6 +609,7 @@ Verdict plan_search(const Game& game, const State& root, Budget& budget, uint64_
   }
   if (game.hopeless(root)) return Verdict::kLoss;
   LayoutSearch search(game, root, budget, stats);
+  if (!search.colours_can_join(root)) return Verdict::kLoss;
   // Limited discrepancy search first: a bad early tie choice spoils every
   // layout below it, and plain depth-first order changes the late choices
   // first. Layouts that depart from the first-listed cell a few times come
