@@ -2,7 +2,7 @@
 side by side in one run (C++ against the Python reference, pruning on
 against off), nodes/s, states stored and memory.
 
-    .venv/bin/python bench/fire.py [--seconds 60] [--quick]
+    .venv/bin/python bench/fire.py [--seconds 60] [--quick] [--long SECONDS]
 """
 
 from __future__ import annotations
@@ -88,12 +88,26 @@ def reference_ratio(count: int) -> None:
           f"ratio {t_ref / t_cpp:.0f}x, difference {abs(mine - theirs):.1e}")
 
 
+def long_run(seconds: float) -> None:
+    """The default solo Level 1 with a long limit: the run that proves it
+    won for certain (value 1) needs about 130M states, so an 8,000 MB table."""
+    print(f"\n## Default solo Level 1, one long run (limit {seconds:g} s, 8,000 MB)\n")
+    r = fire.solve(fire.levels.default_level1().position(), Limit(seconds=seconds, memory_mb=8000))
+    print(f"{value_text(r)}, exact {r.exact}, {r.stats.nodes:,} nodes, {r.stats.states_stored:,} states, "
+          f"{r.stats.seconds:.0f} s, {r.stats.nodes_per_second:,.0f} nodes/s, peak RSS {peak_rss_mb():.0f} MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=60.0, help="limit per search")
     parser.add_argument("--quick", action="store_true", help="a short run (smoke test)")
+    parser.add_argument("--long", type=float, metavar="SECONDS",
+                        help="only the default solo Level 1, with this limit (try 2400)")
     args = parser.parse_args()
     print(f"# Fire! benchmarks ({time.strftime('%Y-%m-%d')})")
+    if args.long:
+        long_run(args.long)
+        return
     if args.quick:
         reference_ratio(10)
         small_decks(min(args.seconds, 5))

@@ -216,9 +216,20 @@ MEDIUM = fire.levels.default_level1().position(aliens=1).model_copy(
     update={"draw": fire.levels.default_level1().deck[:11]})
 
 
+def test_a_certain_win_is_proved_exactly():
+    # MEDIUM is won whatever the order of the reveals: solve asks that
+    # question first (a window just below 1); the plain expectimax, which
+    # never asks it, must agree on the value.
+    asked = fire.solve(MEDIUM)
+    plain = fire.solve(MEDIUM, use_pruning=False)
+    assert asked.exact and plain.exact
+    assert asked.win_probability == pytest.approx(1, abs=TOL)
+    assert plain.win_probability == pytest.approx(1, abs=TOL)
+
+
 def test_a_limited_search_returns_a_proved_interval():
     exact = fire.solve(MEDIUM)
-    assert exact.exact and 0 < exact.win_probability < 1
+    assert exact.exact and exact.win_probability > 0
     for nodes in (50, 500, 5000):
         r = fire.solve(MEDIUM, Limit(nodes=nodes))
         assert r.stats.stopped_by == "nodes" and r.stats.nodes <= nodes

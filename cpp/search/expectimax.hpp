@@ -93,6 +93,16 @@ class Expectimax {
     return b;
   }
 
+  // A window test: proved bounds on the value, searched only until they
+  // show it is at most `alpha` or at least `beta` (or a limit stops it).
+  // probe(s, 1 - tolerance, 2) asks "is it won for certain?": a decision
+  // needs one such choice and a chance node stops at its first outcome that
+  // can be lost, so the question can be settled where the value cannot.
+  // What it proves stays in the table for a later solve().
+  Bounds probe(const State& state, double alpha, double beta) {
+    return search(state, game_.key(state), alpha, beta, 0);
+  }
+
   // The value of each state (a hint's choices), each searched exactly and
   // given a fair share of what is left of the budget; `known_lower`, when
   // given, holds a proved lower bound per state.

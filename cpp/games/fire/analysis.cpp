@@ -108,6 +108,16 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Expe
     budget.end_slice(outer);
   }
   Expectimax<Game> search(game, budget, options);
+  if (options.use_pruning && known_lower < 1) {
+    // Is it won for certain? The default solo Level 1 is (its value is
+    // exactly 1, docs/benchmarks.md), though no simple policy comes near,
+    // so no upper bound below 1 can exist there and the lower end is what
+    // a search must raise. The question is cheaper than the value: a
+    // certain win needs one winning choice per decision, and a choice is
+    // dropped at its first reveal that can be lost. The window sits far
+    // above rounding noise; bounds stay proved whatever the window.
+    search.probe(game.initial(), 1 - 1e-9, 2.0);
+  }
   SolveResult r;
   r.value = search.solve(game.initial(), known_lower);
   r.stats = search.stats();
