@@ -32,6 +32,23 @@ inline void put_table_stats(py::dict& d, const TableStats& t) {
   d["table_bytes"] = t.bytes;
 }
 
+// Table tiles as the spec writes them; the games' TileSpec types share
+// these fields (q, r, n, spaces, pawns per colour).
+template <class Tiles>
+py::list tiles_list(const Tiles& tiles) {
+  py::list out;
+  for (const auto& t : tiles) {
+    py::dict d;
+    d["q"] = t.q;
+    d["r"] = t.r;
+    d["n"] = t.n;
+    d["spaces"] = t.spaces;
+    d["pawns"] = t.pawns;
+    out.append(d);
+  }
+  return out;
+}
+
 // What every search reports: its size, its time and why it stopped.
 inline py::dict counts_dict(uint64_t nodes, double seconds, StopReason stopped_by) {
   py::dict d;

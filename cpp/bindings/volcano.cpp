@@ -28,16 +28,7 @@ PositionSpec make_spec(const std::vector<TileTuple>& tiles, std::pair<int, int> 
 }
 
 py::dict position_dict(const PositionSpec& spec) {
-  py::list tiles;
-  for (const TileSpec& t : spec.tiles) {
-    py::dict d;
-    d["q"] = t.q;
-    d["r"] = t.r;
-    d["n"] = t.n;
-    d["spaces"] = t.spaces;
-    d["pawns"] = t.pawns;
-    tiles.append(d);
-  }
+  const py::list tiles = tiles_list(spec.tiles);
   py::dict volcano;
   volcano["q"] = spec.volcano.q;
   volcano["r"] = spec.volcano.r;

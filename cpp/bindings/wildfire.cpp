@@ -61,16 +61,7 @@ py::list kinds_list(const std::vector<Kind>& kinds) {
 }
 
 py::dict position_dict(const PositionSpec& spec) {
-  py::list tiles;
-  for (const TileSpec& t : spec.tiles) {
-    py::dict d;
-    d["q"] = t.q;
-    d["r"] = t.r;
-    d["n"] = t.n;
-    d["spaces"] = t.spaces;
-    d["pawns"] = t.pawns;
-    tiles.append(d);
-  }
+  const py::list tiles = tiles_list(spec.tiles);
   py::dict d;
   d["tiles"] = tiles;
   d["turn"] = spec.turn;

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from smokejumper import _batch, _core
 from smokejumper._core import Control
 from smokejumper._inputs import load_model, load_models
+from smokejumper._search import SearchStats
 from smokejumper.limits import Limit
 
 _native = _core.volcano
@@ -98,20 +99,8 @@ class Flight(BaseModel):
         return self.color, self.tile[0], self.tile[1], self.dir
 
 
-class Stats(BaseModel):
+class Stats(SearchStats):
     """How a search went. ``stopped_by`` is null when it finished."""
-
-    nodes: int
-    seconds: float
-    nodes_per_second: float
-    stopped_by: Literal["nodes", "time", "memory", "stopped"] | None
-    pruned: int
-    max_depth: int
-    table_hits: int
-    table_stores: int
-    table_used: int
-    table_capacity: int
-    table_bytes: int
 
 
 class SolveResult(BaseModel):

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_valid
 from smokejumper import _batch, _core
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model, load_models
+from smokejumper._search import SearchStats
 from smokejumper.limits import Limit
 from smokejumper.stats import wilson_interval
 
@@ -181,20 +182,9 @@ class Move(BaseModel):
         return self.place[0], self.place[1], p.color, p.tile[0], p.tile[1], p.count
 
 
-class Stats(BaseModel):
-    """How a search went. ``stopped_by`` is null when it finished."""
+class Stats(SearchStats):
+    """How a search went (both searches together). ``stopped_by`` is null when it finished."""
 
-    nodes: int
-    seconds: float
-    nodes_per_second: float
-    stopped_by: Literal["nodes", "time", "memory", "stopped"] | None
-    pruned: int
-    max_depth: int
-    table_hits: int
-    table_stores: int
-    table_used: int
-    table_capacity: int
-    table_bytes: int
     layouts: int = Field(0, description="complete layouts (tie choices) given a pawn-plan search")
     layouts_refuted: int = Field(0, description="... of which proved to admit no pawn plan")
     pawn_plan_nodes: int = 0

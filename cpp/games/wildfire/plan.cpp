@@ -527,8 +527,8 @@ class LayoutSearch {
     if (s.count == game_.total()) {
       // Passes and rounds meet the same layouts again: one refuted, or
       // left undecided under this cap already, needs no new pawn search.
-      Tried& tried = tried_[layout_key(s) & (kTriedSlots - 1)];
       const uint64_t key = layout_key(s);
+      Tried& tried = tried_[key & (kTriedSlots - 1)];
       if (tried.key == key && (tried.cap == kRefuted || tried.cap >= cap_)) {
         incomplete_ |= tried.cap != kRefuted;
         return false;
