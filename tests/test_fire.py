@@ -179,6 +179,27 @@ def test_symmetric_positions_share_key_and_value(i):
         assert fire.solve(other).win_probability == pytest.approx(fire.solve(position).win_probability, abs=TOL)
 
 
+def mirrored(position: dict) -> dict:
+    """The team position with the players' seats swapped."""
+    p = copy.deepcopy(position)
+    p["players"].reverse()
+    p["turn"] = 1 - p.get("turn", 0)
+    return p
+
+
+@pytest.mark.parametrize("i", range(0, len(TEAM + TEAM_REVEALED + TEAM_KNOWN), 2))
+def test_swapped_players_share_key_and_value(i):
+    # Players with as many weapons are interchangeable: the key lists the
+    # player on turn first (a known draw order may tell them apart).
+    position = (TEAM + TEAM_REVEALED + TEAM_KNOWN)[i]
+    other = mirrored(position)
+    same_key = _core.fire.key(fire.load_position(other).native()) == _core.fire.key(
+        fire.load_position(position).native())
+    if not position["order_known"]:
+        assert same_key == (len(position["players"][0]["weapons"]) == len(position["players"][1]["weapons"]))
+    assert fire.solve(other).win_probability == pytest.approx(fire.solve(position).win_probability, abs=TOL)
+
+
 def reachable(position: dict, cap: int) -> list[dict]:
     """Up to ``cap`` positions reachable from ``position`` (moves and reveals)."""
     out, stack, seen = [], [position], set()

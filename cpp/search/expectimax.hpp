@@ -31,8 +31,10 @@ struct Bounds {
 };
 
 // What a game gives the search. chance_children() lists the outcomes with
-// probabilities summing to 1; decision_children() the distinct successor
-// states (moves reaching the same state merged), best first. upper_bound()
+// probabilities summing to 1, the likeliest to be lost first (a search that
+// only asks whether a node is won for certain stops at the first outcome
+// that is not); decision_children() the distinct successor states (moves
+// reaching the same state merged), best first. upper_bound()
 // must never be below the true value (1 is always safe). Keys are exact: two
 // states share a key only when they have the same value.
 template <class G>
@@ -206,15 +208,9 @@ class Expectimax {
       lo += s->children[i].probability * s->bounds[i].lo;
       hi += s->children[i].probability * s->bounds[i].hi;
     }
-    s->order.resize(n);
-    for (uint32_t i = 0; i < n; ++i) s->order[i] = i;
-    sort_order(s->order, [s](uint32_t a, uint32_t b) {
-      return s->children[a].probability > s->children[b].probability;
-    });
-    for (size_t k = 0; k < n; ++k) {
+    for (size_t i = 0; i < n; ++i) {
       if (hi <= alpha || lo >= beta || budget_.stopped()) break;
       s = &scratch_[static_cast<size_t>(depth)];
-      const uint32_t i = s->order[k];
       const double p = s->children[i].probability;
       const Bounds before = s->bounds[i];
       if (before.exact()) continue;

@@ -136,6 +136,8 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
     case NodeKind::kChance: {
       std::vector<Child> outcomes;
       game.chance_children(root, outcomes);
+      // Listed weakest battery first, whatever order the search tries them in.
+      std::sort(outcomes.begin(), outcomes.end(), [](const Child& a, const Child& b) { return a.reveal < b.reveal; });
       for (const Child& o : outcomes)
         r.reveals.push_back(RevealChoices{o.reveal, o.probability, {}, distinct_choices(game, o.state, states)});
       break;

@@ -178,6 +178,13 @@ NodeKind Game::kind(const State& s) const {
 
 Game::Key Game::key(const State& s) const {
   KeyWriter out;
+  // In team mode the players are interchangeable when their weapon counts
+  // agree and no known draw order tells them apart: the key then lists the
+  // player on turn first and leaves the turn out, so a state and its mirror
+  // share one entry.
+  std::array<int, kMaxPlayers> order{0, 1};
+  const bool mirror = players_ == 2 && weapons_[0] == weapons_[1] && s.next_known[0] < 0 && s.next_known[1] < 0;
+  if (mirror && s.turn == 1) order = {1, 0};
   // Each player's weapons in a canonical order: sorted by their contents.
   std::array<int, kMaxPlayers * kMaxWeapons> rank_loc{};
   for (int p = 0; p < players_; ++p) {
@@ -207,7 +214,8 @@ Game::Key Game::key(const State& s) const {
     auto emit = [&](int loc, int c) {
       for (int n = s.count[static_cast<size_t>(loc)][ki]; n > 0; --n) out.put(static_cast<uint64_t>(c), location_bits_);
     };
-    for (int p = 0; p < players_; ++p) {
+    for (int i = 0; i < players_; ++i) {
+      const int p = order[static_cast<size_t>(i)];
       emit(loc_draw(p), code++);
       emit(loc_discard(p), code++);
       for (int r = 0; r < weapons(p); ++r) emit(rank_loc[static_cast<size_t>(slot(p, r))], code++);
@@ -223,9 +231,10 @@ Game::Key Game::key(const State& s) const {
          --b)
       std::swap(hits[static_cast<size_t>(b)], hits[static_cast<size_t>(b - 1)]);
   for (int a = 0; a < aliens_; ++a) out.put(hits[static_cast<size_t>(a)], 3);
-  out.put(s.turn, 1);
-  for (int p = 0; p < players_; ++p) {
-    out.put(s.exchanges[static_cast<size_t>(p)], 2);
+  out.put(mirror ? 0 : s.turn, 1);
+  for (int i = 0; i < players_; ++i) {
+    const size_t p = static_cast<size_t>(order[static_cast<size_t>(i)]);
+    out.put(s.exchanges[p], 2);
     out.put(static_cast<uint64_t>(s.next_known[static_cast<size_t>(p)] + 1), 5);
   }
   return out.key();
@@ -424,10 +433,13 @@ State Game::reveal(const State& s, int kind) const {
   return c;
 }
 
+// Strongest battery first: a big reveal is the one most likely to force a
+// wasted shot, so a search asking "won for certain?" meets a losing outcome
+// sooner (a third fewer nodes on the solo decks we measured).
 void Game::chance_children(const State& s, std::vector<Child>& out) const {
   const auto& draw = s.count[static_cast<size_t>(loc_draw(s.turn))];
   const double n = s.draw_size[s.turn];
-  for (int k = 0; k < kinds_count_; ++k) {
+  for (int k = kinds_count_ - 1; k >= 0; --k) {
     const int c = draw[static_cast<size_t>(k)];
     if (c == 0) continue;
     Child child;
