@@ -2,7 +2,7 @@
 side by side in one run (C++ against the Python reference, pruning on
 against off), nodes/s, states stored and memory.
 
-    .venv/bin/python bench/fire.py [--seconds 60] [--quick] [--long SECONDS]
+    .venv/bin/python bench/fire.py [--seconds 60] [--quick] [--long SECONDS [--team] [--memory-mb MB]]
 """
 
 from __future__ import annotations
@@ -60,6 +60,36 @@ def small_decks(seconds: float) -> None:
               f"{'' if plain.exact else ' (unfinished)'} | {ratio:.2f}x |", flush=True)
 
 
+def first_batteries(level: fire.levels.Level, aliens: int, n: int) -> fire.Position:
+    """The level with `aliens` aliens and only the first `n` batteries of
+    each deck."""
+    position = level.position(aliens=aliens)
+    if position.players:
+        return position.model_copy(update={"players": [p.model_copy(update={"draw": p.draw[:n]})
+                                                       for p in position.players]})
+    return position.model_copy(update={"draw": position.draw[:n]})
+
+
+def dominance(seconds: float, cases: list[tuple[str, int, int]]) -> None:
+    """The dominance bounds (a hit or an exchange more never hurts) on
+    against off, on decks where both runs finish."""
+    print(f"\n## Dominance bounds on against off (limit {seconds:g} s each)\n")
+    print("| level | aliens | batteries per deck | win probability | nodes | states | seconds | "
+          "settled by dominance | off: nodes | off: seconds | node ratio | time ratio |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    levels_by_mode = {"solo": fire.levels.default_level1(), "team": fire.levels.team_level1()}
+    for mode, aliens, n in cases:
+        position = first_batteries(levels_by_mode[mode], aliens, n)
+        limit = Limit(seconds=seconds, memory_mb=4096)
+        on = fire.solve(position, limit)
+        off = fire.solve(position, limit, use_dominance=False)
+        print(f"| {mode} | {aliens} | {n} | {value_text(on)} | {on.stats.nodes:,} | {on.stats.states_stored:,} | "
+              f"{on.stats.seconds:.1f} | {on.stats.dominance_prunes:,} | {off.stats.nodes:,}"
+              f"{'' if off.exact else ' (unfinished)'} | {off.stats.seconds:.1f} | "
+              f"{off.stats.nodes / max(1, on.stats.nodes):.2f}x | "
+              f"{off.stats.seconds / max(1e-9, on.stats.seconds):.2f}x |", flush=True)
+
+
 def reference_ratio(count: int) -> None:
     rng = random.Random(7)
     positions = [ref.random_position(rng, "solo", max_cards=8) for _ in range(count)]
@@ -88,11 +118,12 @@ def reference_ratio(count: int) -> None:
           f"ratio {t_ref / t_cpp:.0f}x, difference {abs(mine - theirs):.1e}")
 
 
-def long_run(seconds: float) -> None:
-    """The default solo Level 1 with a long limit: the run that proves it
-    won for certain (value 1) needs about 130M states, so an 8,000 MB table."""
-    print(f"\n## Default solo Level 1, one long run (limit {seconds:g} s, 8,000 MB)\n")
-    r = fire.solve(fire.levels.default_level1().position(), Limit(seconds=seconds, memory_mb=8000))
+def long_run(seconds: float, team: bool, memory_mb: int) -> None:
+    """Level 1 from its start with a long limit: the run that proves the
+    solo level won for certain (value 1) stores tens of millions of states."""
+    level = fire.levels.team_level1() if team else fire.levels.default_level1()
+    print(f"\n## {level.name}, one long run (limit {seconds:g} s, {memory_mb:,} MB)\n")
+    r = fire.solve(level.position(), Limit(seconds=seconds, memory_mb=memory_mb))
     print(f"{value_text(r)}, exact {r.exact}, {r.stats.nodes:,} nodes, {r.stats.states_stored:,} states, "
           f"{r.stats.seconds:.0f} s, {r.stats.nodes_per_second:,.0f} nodes/s, peak RSS {peak_rss_mb():.0f} MiB")
 
@@ -102,19 +133,24 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="limit per search")
     parser.add_argument("--quick", action="store_true", help="a short run (smoke test)")
     parser.add_argument("--long", type=float, metavar="SECONDS",
-                        help="only the default solo Level 1, with this limit (try 2400)")
+                        help="only Level 1 from its start, with this limit (try 2400)")
+    parser.add_argument("--team", action="store_true", help="with --long: the team level")
+    parser.add_argument("--memory-mb", type=int, default=8000, help="with --long: the memory limit")
     args = parser.parse_args()
     print(f"# Fire! benchmarks ({time.strftime('%Y-%m-%d')})")
     if args.long:
-        long_run(args.long)
+        long_run(args.long, args.team, args.memory_mb)
         return
     if args.quick:
         reference_ratio(10)
         small_decks(min(args.seconds, 5))
+        dominance(min(args.seconds, 5), [("solo", 2, 11), ("team", 1, 6)])
         levels(min(args.seconds, 5), [1], 2000)
     else:
         reference_ratio(40)
         small_decks(args.seconds)
+        dominance(args.seconds, [("solo", 2, 11), ("solo", 3, 12), ("solo", 3, 13), ("solo", 4, 14),
+                                 ("team", 1, 7), ("team", 2, 7)])
         levels(args.seconds, [1, 2, 5], 100000)
     print(f"\npeak RSS: {peak_rss_mb():.0f} MiB")
 

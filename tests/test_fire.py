@@ -248,6 +248,59 @@ def test_a_certain_win_is_proved_exactly():
     assert plain.win_probability == pytest.approx(1, abs=TOL)
 
 
+def stronger(position: dict) -> list[dict]:
+    """The position with one more hit on a live alien, or (team mode) one
+    more energy exchange for a player: each never worse."""
+    out = []
+    for i, alien in enumerate(position["aliens"]):
+        if alien["hits"] < 3:  # 4 would kill it, which may end the game
+            p = copy.deepcopy(position)
+            p["aliens"][i]["hits"] += 1
+            out.append(p)
+    for i, player in enumerate(position.get("players") or []):
+        if player["exchanges"] < 2:
+            p = copy.deepcopy(position)
+            p["players"][i]["exchanges"] += 1
+            out.append(p)
+    return out
+
+
+@pytest.mark.parametrize("i", range(0, len(ALL), 7))
+def test_a_hit_or_an_exchange_more_never_hurts(i):
+    # The claim behind the search's dominance bounds, checked on the
+    # reference alone.
+    value = ref.win_probability(ALL[i])
+    for p in stronger(ALL[i]):
+        assert ref.win_probability(p) >= value, p
+
+
+LEVEL = fire.levels.default_level1()
+TEAM_LEVEL = fire.levels.team_level1()
+MIDDLE = [
+    LEVEL.position(aliens=1).model_copy(update={"draw": LEVEL.deck[:10]}),
+    LEVEL.position(aliens=2).model_copy(update={"draw": LEVEL.deck[:11]}),
+    LEVEL.position(aliens=3).model_copy(update={"draw": LEVEL.deck[:12]}),
+    TEAM_LEVEL.position(aliens=1).model_copy(update={"players": [
+        pl.model_copy(update={"draw": pl.draw[:7]}) for pl in TEAM_LEVEL.position(aliens=1).players]}),
+]
+
+
+def test_one_alien_and_ten_batteries_match_the_reference():
+    # Too slow for the reference in every run (20 s); its value, once:
+    assert fire.solve(MIDDLE[0]).win_probability == pytest.approx(0.738609395104, abs=TOL)
+
+
+@pytest.mark.parametrize("position", MIDDLE)
+def test_dominance_bounds_never_change_a_value(position):
+    # Positions large enough for the table to hold weaker and stronger
+    # neighbours of the states it expands (the small ones rarely do).
+    with_it = fire.solve(position)
+    without = fire.solve(position, use_dominance=False)
+    assert with_it.exact and without.exact
+    assert with_it.win_probability == pytest.approx(without.win_probability, abs=TOL)
+    assert with_it.stats.dominance_prunes > 0 and without.stats.dominance_prunes == 0
+
+
 def test_a_limited_search_returns_a_proved_interval():
     exact = fire.solve(MEDIUM)
     assert exact.exact and exact.win_probability > 0

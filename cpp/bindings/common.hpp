@@ -73,6 +73,7 @@ inline py::dict stats_dict(const ExpectimaxStats& s) {
   d["states_stored"] = s.table.used;
   d["cutoffs"] = s.cutoffs;
   d["bound_prunes"] = s.bound_prunes;
+  d["dominance_prunes"] = s.dominance_prunes;
   d["max_depth"] = s.max_depth;
   put_table_stats(d, s.table);
   return d;

@@ -50,21 +50,33 @@ concept ExpectimaxGame = requires(const G& game, const typename G::State& state,
   game.decision_children(state, out);
 };
 
+// Optional: states known to be no better (weaker_keys) and no worse
+// (stronger_keys) than a state, e.g. the same state with fewer hits on an
+// alien. What the table proved for them bounds the state before it is
+// expanded.
+template <class G>
+concept DominanceGame = requires(const G& game, const typename G::State& state, std::vector<typename G::Key>& out) {
+  game.weaker_keys(state, out);
+  game.stronger_keys(state, out);
+};
+
 struct ExpectimaxStats {
   uint64_t nodes = 0;
   double seconds = 0;
   StopReason stopped_by = StopReason::kNone;
   uint64_t cutoffs = 0;         // nodes left early because their bounds sufficed
   uint64_t bound_prunes = 0;    // nodes settled by the game's upper bound alone
+  uint64_t dominance_prunes = 0;  // nodes settled by weaker or stronger states
   TableStats table;  // table.used: states stored
   int max_depth = 0;
 };
 
-// Switches that exist for measuring: benchmarks turn pruning off to show
-// what it is worth (the table is what makes the search polynomial in the
+// Switches that exist for measuring: benchmarks turn pruning and dominance
+// off to show what they are worth (the table is what makes the search polynomial in the
 // number of states, so it always stays on).
 struct ExpectimaxOptions {
   bool use_pruning = true;
+  bool use_dominance = true;  // for games that offer it
 };
 
 template <ExpectimaxGame G>
@@ -161,9 +173,30 @@ class Expectimax {
     return {0, 1};
   }
 
+  // Narrows `bounds` by what the table knows of weaker and stronger states;
+  // true when that settles the node.
+  bool bound_by_dominance(const State& state, Bounds& bounds, double alpha, double beta) {
+    dominance_keys_.clear();
+    game_.weaker_keys(state, dominance_keys_);
+    for (const Key& k : dominance_keys_)
+      if (const Bounds* b = table_.find(k)) bounds.lo = std::max(bounds.lo, b->lo);
+    dominance_keys_.clear();
+    game_.stronger_keys(state, dominance_keys_);
+    for (const Key& k : dominance_keys_)
+      if (const Bounds* b = table_.find(k)) bounds.hi = std::min(bounds.hi, b->hi);
+    if (bounds.lo > bounds.hi) bounds.lo = bounds.hi;  // rounding only
+    return bounds.exact() || bounds.hi <= alpha || bounds.lo >= beta;
+  }
+
   Bounds search(const State& state, const Key& key, double alpha, double beta, int depth) {
     Bounds bounds = prior(state, key);
     if (bounds.exact() || bounds.hi <= alpha || bounds.lo >= beta) return bounds;
+    if constexpr (DominanceGame<G>) {
+      if (options_.use_dominance && bound_by_dominance(state, bounds, alpha, beta)) {
+        ++stats_.dominance_prunes;
+        return bounds;
+      }
+    }
     // The game's bound costs more than a table probe, so it is asked only
     // of nodes about to be expanded, not of every child on the list.
     bounds.hi = std::min(bounds.hi, game_.upper_bound(state));
@@ -266,6 +299,7 @@ class Expectimax {
   ExpectimaxOptions options_;
   BoundedTable<Bounds, Key> table_;
   std::vector<Scratch> scratch_;
+  std::vector<Key> dominance_keys_;
   ExpectimaxStats stats_;
 };
 

@@ -240,6 +240,29 @@ Game::Key Game::key(const State& s) const {
   return out.key();
 }
 
+// Live aliens only: a variant that kills or revives one would need its
+// live count fixed too, and won states are never in the table anyway.
+void Game::neighbour_keys(const State& s, int step, std::vector<Key>& out) const {
+  State v = s;
+  for (int a = 0; a < aliens_; ++a) {
+    const size_t ai = static_cast<size_t>(a);
+    const int h = s.hits[ai] + step;
+    if (s.hits[ai] >= 4 || h < 0 || h >= 4) continue;
+    if (a > 0 && group_[ai] == group_[ai - 1] && s.hits[ai] == s.hits[ai - 1]) continue;  // the same key again
+    v.hits[ai] = static_cast<uint8_t>(h);
+    out.push_back(key(v));
+    v.hits[ai] = s.hits[ai];
+  }
+  for (int p = 0; p < players_ && team(); ++p) {
+    const size_t pi = static_cast<size_t>(p);
+    const int e = s.exchanges[pi] + step;
+    if (e < 0 || e > kMaxExchanges) continue;
+    v.exchanges[pi] = static_cast<uint8_t>(e);
+    out.push_back(key(v));
+    v.exchanges[pi] = s.exchanges[pi];
+  }
+}
+
 int Game::hits_from(int alien, int hits, int damage) const {
   const auto& str = strengths_[static_cast<size_t>(alien)];
   int h = 0, sum = 0;

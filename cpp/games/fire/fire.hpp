@@ -120,6 +120,11 @@ class Game {
   Key key(const State& s) const;
   double upper_bound(const State& s) const;
   void chance_children(const State& s, std::vector<Child>& out) const;
+  // Dominance: one hit more on an alien, or one energy exchange more, never
+  // hurts (the player can ignore an exchange, and from more hits the same
+  // shots reach at least as far).
+  void weaker_keys(const State& s, std::vector<Key>& out) const { neighbour_keys(s, -1, out); }
+  void stronger_keys(const State& s, std::vector<Key>& out) const { neighbour_keys(s, +1, out); }
   // Distinct successors (moves reaching the same key merged), in the order
   // the search should try them.
   void decision_children(const State& s, std::vector<Child>& out) const;
@@ -162,6 +167,7 @@ class Game {
 
   template <class F>
   void for_each_move(const State& s, F&& f) const;
+  void neighbour_keys(const State& s, int step, std::vector<Key>& out) const;
   void end_turn(State& s) const;
   void start_turn(State& s) const;
   void reshuffle(State& s, int p) const;

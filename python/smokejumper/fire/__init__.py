@@ -191,6 +191,7 @@ class Stats(BaseModel):
     states_stored: int = Field(description="States in the table at the end")
     cutoffs: int = Field(description="Nodes left early because their bounds settled the question")
     bound_prunes: int = Field(description="Nodes settled by the dead-end bound alone")
+    dominance_prunes: int = Field(description="Nodes settled by what is known of weaker or stronger states")
     max_depth: int
     table_hits: int
     table_stores: int
@@ -280,12 +281,13 @@ def check(position: PositionLike) -> CheckResult:
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
-          use_pruning: bool = True) -> SolveResult:
+          use_pruning: bool = True, use_dominance: bool = True) -> SolveResult:
     """The win probability under optimal play: exact, or a proved interval
-    when a limit stops the search. ``use_pruning`` is for benchmarks."""
+    when a limit stops the search. ``use_pruning`` and ``use_dominance`` are
+    for benchmarks and tests."""
     p = load_position(position)
     return SolveResult.model_validate(
-        _native.solve(p.native(), *(limit or Limit()).native(), control, use_pruning))
+        _native.solve(p.native(), *(limit or Limit()).native(), control, use_pruning, use_dominance))
 
 
 def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:
