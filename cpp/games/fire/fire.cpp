@@ -22,6 +22,8 @@ void check_battery(const Battery& b, const std::string& where) {
                        std::to_string(b.crosshairs));
 }
 
+}  // namespace
+
 // Appends fixed-width fields to a 128-bit key.
 class KeyWriter {
  public:
@@ -40,8 +42,6 @@ class KeyWriter {
   uint64_t lo_ = 0, hi_ = 0;
   int used_ = 0;
 };
-
-}  // namespace
 
 Game::Game(const PositionSpec& spec) {
   players_ = spec.team ? 2 : 1;
@@ -177,14 +177,20 @@ NodeKind Game::kind(const State& s) const {
 }
 
 Game::Key Game::key(const State& s) const {
+  SeatOrder seats;
+  return key_tail(key_head(s, seats), s, seats);
+}
+
+// Everything but the hits, the turn and the exchanges, which come last so
+// that neighbour_keys() can vary them on one head.
+KeyWriter Game::key_head(const State& s, SeatOrder& seats) const {
   KeyWriter out;
   // In team mode the players are interchangeable when their weapon counts
   // agree and no known draw order tells them apart: the key then lists the
   // player on turn first and leaves the turn out, so a state and its mirror
   // share one entry.
-  std::array<int, kMaxPlayers> order{0, 1};
-  const bool mirror = players_ == 2 && weapons_[0] == weapons_[1] && s.next_known[0] < 0 && s.next_known[1] < 0;
-  if (mirror && s.turn == 1) order = {1, 0};
+  seats.mirror = players_ == 2 && weapons_[0] == weapons_[1] && s.next_known[0] < 0 && s.next_known[1] < 0;
+  if (seats.mirror && s.turn == 1) seats.order = {1, 0};
   // Each player's weapons in a canonical order: sorted by their contents.
   std::array<int, kMaxPlayers * kMaxWeapons> rank_loc{};
   for (int p = 0; p < players_; ++p) {
@@ -215,7 +221,7 @@ Game::Key Game::key(const State& s) const {
       for (int n = s.count[static_cast<size_t>(loc)][ki]; n > 0; --n) out.put(static_cast<uint64_t>(c), location_bits_);
     };
     for (int i = 0; i < players_; ++i) {
-      const int p = order[static_cast<size_t>(i)];
+      const int p = seats.order[static_cast<size_t>(i)];
       emit(loc_draw(p), code++);
       emit(loc_discard(p), code++);
       for (int r = 0; r < weapons(p); ++r) emit(rank_loc[static_cast<size_t>(slot(p, r))], code++);
@@ -223,6 +229,10 @@ Game::Key Game::key(const State& s) const {
     for (int p = 0; p < players_; ++p) emit(loc_destroyed(p), destroyed_code);
     if (s.revealed == k) out.put(static_cast<uint64_t>(destroyed_code + 1), location_bits_);
   }
+  return out;
+}
+
+Game::Key Game::key_tail(KeyWriter out, const State& s, const SeatOrder& seats) const {
   // Hits, sorted within each group of equal aliens.
   std::array<uint8_t, kMaxAliens> hits = s.hits;
   for (int a = 1; a < aliens_; ++a)
@@ -231,9 +241,9 @@ Game::Key Game::key(const State& s) const {
          --b)
       std::swap(hits[static_cast<size_t>(b)], hits[static_cast<size_t>(b - 1)]);
   for (int a = 0; a < aliens_; ++a) out.put(hits[static_cast<size_t>(a)], 3);
-  out.put(mirror ? 0 : s.turn, 1);
+  out.put(seats.mirror ? 0 : s.turn, 1);
   for (int i = 0; i < players_; ++i) {
-    const size_t p = static_cast<size_t>(order[static_cast<size_t>(i)]);
+    const size_t p = static_cast<size_t>(seats.order[static_cast<size_t>(i)]);
     out.put(s.exchanges[p], 2);
     out.put(static_cast<uint64_t>(s.next_known[static_cast<size_t>(p)] + 1), 5);
   }
@@ -243,6 +253,8 @@ Game::Key Game::key(const State& s) const {
 // Live aliens only: a variant that kills or revives one would need its
 // live count fixed too, and won states are never in the table anyway.
 void Game::neighbour_keys(const State& s, int step, std::vector<Key>& out) const {
+  SeatOrder seats;
+  const KeyWriter head = key_head(s, seats);
   State v = s;
   for (int a = 0; a < aliens_; ++a) {
     const size_t ai = static_cast<size_t>(a);
@@ -250,7 +262,7 @@ void Game::neighbour_keys(const State& s, int step, std::vector<Key>& out) const
     if (s.hits[ai] >= 4 || h < 0 || h >= 4) continue;
     if (a > 0 && group_[ai] == group_[ai - 1] && s.hits[ai] == s.hits[ai - 1]) continue;  // the same key again
     v.hits[ai] = static_cast<uint8_t>(h);
-    out.push_back(key(v));
+    out.push_back(key_tail(head, v, seats));
     v.hits[ai] = s.hits[ai];
   }
   for (int p = 0; p < players_ && team(); ++p) {
@@ -258,7 +270,7 @@ void Game::neighbour_keys(const State& s, int step, std::vector<Key>& out) const
     const int e = s.exchanges[pi] + step;
     if (e < 0 || e > kMaxExchanges) continue;
     v.exchanges[pi] = static_cast<uint8_t>(e);
-    out.push_back(key(v));
+    out.push_back(key_tail(head, v, seats));
     v.exchanges[pi] = s.exchanges[pi];
   }
 }

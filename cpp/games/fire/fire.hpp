@@ -95,6 +95,8 @@ struct Move {
   int8_t destroy = -1;  // kind
 };
 
+class KeyWriter;
+
 struct Child {
   State state;
   double probability = 1;  // chance outcomes
@@ -167,6 +169,14 @@ class Game {
 
   template <class F>
   void for_each_move(const State& s, F&& f) const;
+  // Which player's locations a key lists first, and whether the seats are
+  // interchangeable (then the turn is left out).
+  struct SeatOrder {
+    std::array<int, kMaxPlayers> order{0, 1};
+    bool mirror = false;
+  };
+  KeyWriter key_head(const State& s, SeatOrder& seats) const;
+  Key key_tail(KeyWriter head, const State& s, const SeatOrder& seats) const;
   void neighbour_keys(const State& s, int step, std::vector<Key>& out) const;
   void end_turn(State& s) const;
   void start_turn(State& s) const;
