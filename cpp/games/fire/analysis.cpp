@@ -93,42 +93,43 @@ Bounds best_of(std::vector<Choice>& choices) {
 
 SolveResult solve(const Game& game, const Limits& limits, Control* control, ExpectimaxOptions options) {
   Budget budget(limits, control);
-  SolveResult r;
-  if (options.use_pruning) {
-    // Is it won for certain? The question is cheaper than the value: a
-    // certain win needs one winning choice per decision, and a choice is
-    // dropped at its first reveal that can be lost. The default solo
-    // Level 1 is such a game (docs/benchmarks.md), though no simple policy
-    // comes near it, so no upper bound below 1 exists there and only this
-    // question can close the interval. Asked first, on up to a third of
-    // the budget: a certain win then needs no policy pass, and elsewhere
-    // the refutation is cheap (a fifth of a full solve's nodes or less on
-    // the decks we measured). The window sits far above rounding noise.
-    const auto slice = budget.begin_slice(1.0 / 3, UINT64_MAX);
-    Expectimax<Game> certain(game, budget, options);
-    const Bounds b = certain.probe(game.initial(), 1 - 1e-9, 2.0);
-    budget.end_slice(slice);
-    if (b.exact()) {
-      r.value = b;
-      r.stats = certain.stats();
-      return r;
-    }
-  }
+  // The policy pass's tables are small (a fixed policy reaches few states),
+  // so the main search keeps most of the memory.
+  constexpr double kPolicyShare = 0.1;
+  Expectimax<Game> search(game, budget, options, options.use_pruning ? 1 - 2 * kPolicyShare : 1.0);
+  // Is it won for certain? The question is cheaper than the value: a
+  // certain win needs one winning choice per decision, and a choice is
+  // dropped at its first reveal that can be lost. The default solo Level 1
+  // is such a game (docs/benchmarks.md), though no simple policy comes near
+  // it, so no upper bound below 1 exists there and only this question can
+  // close the interval. The window sits far above rounding noise.
+  auto won_for_certain = [&] { return search.probe(game.initial(), 1 - 1e-9, 2.0); };
   double known_lower = -1.0;
   if (options.use_pruning) {
-    // A good policy's value, on a slice of what is left, is a proved lower
-    // bound to search above (its lower end, if the slice ran out).
-    const auto outer = budget.begin_slice(0.5, UINT64_MAX);
-    StrategyGame forced{{game}};
-    Expectimax<StrategyGame> strategy(forced, budget, {}, 0.5);
-    known_lower = strategy.solve(game.initial()).lo;
-    std::vector<Child> scratch;
-    ImprovedGame improved{{game}, strategy, scratch};
-    Expectimax<ImprovedGame> policy(improved, budget, {}, 0.5);
-    known_lower = std::max(known_lower, policy.solve(game.initial()).lo);
-    budget.end_slice(outer);
+    // Asked first, on a third of the budget: a certain win then needs no
+    // policy pass, and elsewhere the refutation is cheap (a fifth of a full
+    // solve's nodes or less on the decks we measured).
+    const auto first = budget.begin_slice(1.0 / 3, UINT64_MAX);
+    const Bounds certain = won_for_certain();
+    budget.end_slice(first);
+    if (!certain.exact()) {
+      // A good policy's value, on half of what is left, is a proved lower
+      // bound to search above (its lower end, if the slice ran out).
+      const auto outer = budget.begin_slice(0.5, UINT64_MAX);
+      StrategyGame forced{{game}};
+      Expectimax<StrategyGame> strategy(forced, budget, {}, kPolicyShare);
+      known_lower = strategy.solve(game.initial()).lo;
+      std::vector<Child> scratch;
+      ImprovedGame improved{{game}, strategy, scratch};
+      Expectimax<ImprovedGame> policy(improved, budget, {}, kPolicyShare);
+      known_lower = std::max(known_lower, policy.solve(game.initial()).lo);
+      budget.end_slice(outer);
+      // Where the first slice ran out, the question goes on from its table
+      // (a refuted root returns at once).
+      if (known_lower < 1) won_for_certain();
+    }
   }
-  Expectimax<Game> search(game, budget, options);
+  SolveResult r;
   r.value = search.solve(game.initial(), known_lower);
   r.stats = search.stats();
   return r;
