@@ -178,12 +178,14 @@ class Expectimax {
   bool bound_by_dominance(const State& state, Bounds& bounds, double alpha, double beta) {
     dominance_keys_.clear();
     game_.weaker_keys(state, dominance_keys_);
-    for (const Key& k : dominance_keys_)
-      if (const Bounds* b = table_.find(k)) bounds.lo = std::max(bounds.lo, b->lo);
-    dominance_keys_.clear();
+    const size_t weaker = dominance_keys_.size();
     game_.stronger_keys(state, dominance_keys_);
-    for (const Key& k : dominance_keys_)
-      if (const Bounds* b = table_.find(k)) bounds.hi = std::min(bounds.hi, b->hi);
+    for (const Key& k : dominance_keys_) table_.prefetch(k);
+    for (size_t i = 0; i < dominance_keys_.size(); ++i)
+      if (const Bounds* b = table_.find(dominance_keys_[i])) {
+        if (i < weaker) bounds.lo = std::max(bounds.lo, b->lo);
+        else bounds.hi = std::min(bounds.hi, b->hi);
+      }
     if (bounds.lo > bounds.hi) bounds.lo = bounds.hi;  // rounding only
     return bounds.exact() || bounds.hi <= alpha || bounds.lo >= beta;
   }
@@ -218,8 +220,9 @@ class Expectimax {
     s.keys.clear();
     for (const Child& c : s.children) {
       s.keys.push_back(child_key(c));
-      s.bounds.push_back(prior(c.state, s.keys.back()));
+      table_.prefetch(s.keys.back());
     }
+    for (size_t i = 0; i < s.children.size(); ++i) s.bounds.push_back(prior(s.children[i].state, s.keys[i]));
     // Bound the scratch by reference only until the next recursion might
     // grow scratch_; index it afresh after every call.
     const Bounds result = chance ? search_chance(alpha, beta, depth) : search_decision(alpha, beta, depth);
