@@ -43,23 +43,6 @@ def levels(seconds: float, aliens: list[int], games: int) -> None:
     print(f"\npeak RSS so far {peak_rss_mb():.0f} MiB")
 
 
-def small_decks(seconds: float) -> None:
-    """Exact values where the exact search finishes: one alien, the first
-    batteries of the Level 1 deck."""
-    print(f"\n## One alien, the first n batteries of the Level 1 deck (limit {seconds:g} s)\n")
-    print("| n | win probability | exact | nodes | states | seconds | nodes/s | without pruning: nodes | ratio |")
-    print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    deck = fire.levels.default_level1().deck
-    for n in (9, 10, 11, 12, 13):
-        position = fire.levels.default_level1().position(aliens=1).model_copy(update={"draw": deck[:n]})
-        r = fire.solve(position, Limit(seconds=seconds, memory_mb=4096))
-        plain = fire.solve(position, Limit(seconds=seconds, memory_mb=4096), use_pruning=False)
-        ratio = plain.stats.nodes / max(1, r.stats.nodes)
-        print(f"| {n} | {value_text(r)} | {r.exact} | {r.stats.nodes:,} | {r.stats.states_stored:,} | "
-              f"{r.stats.seconds:.2f} | {r.stats.nodes_per_second:,.0f} | {plain.stats.nodes:,}"
-              f"{'' if plain.exact else ' (unfinished)'} | {ratio:.2f}x |", flush=True)
-
-
 def first_batteries(level: fire.levels.Level, aliens: int, n: int) -> fire.Position:
     """The level with `aliens` aliens and only the first `n` batteries of
     each deck."""
@@ -68,6 +51,22 @@ def first_batteries(level: fire.levels.Level, aliens: int, n: int) -> fire.Posit
         return position.model_copy(update={"players": [p.model_copy(update={"draw": p.draw[:n]})
                                                        for p in position.players]})
     return position.model_copy(update={"draw": position.draw[:n]})
+
+
+def small_decks(seconds: float) -> None:
+    """Exact values where the exact search finishes: one alien, the first
+    batteries of the Level 1 deck."""
+    print(f"\n## One alien, the first n batteries of the Level 1 deck (limit {seconds:g} s)\n")
+    print("| n | win probability | exact | nodes | states | seconds | nodes/s | without pruning: nodes | ratio |")
+    print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for n in (9, 10, 11, 12, 13):
+        position = first_batteries(fire.levels.default_level1(), 1, n)
+        r = fire.solve(position, Limit(seconds=seconds, memory_mb=4096))
+        plain = fire.solve(position, Limit(seconds=seconds, memory_mb=4096), use_pruning=False)
+        ratio = plain.stats.nodes / max(1, r.stats.nodes)
+        print(f"| {n} | {value_text(r)} | {r.exact} | {r.stats.nodes:,} | {r.stats.states_stored:,} | "
+              f"{r.stats.seconds:.2f} | {r.stats.nodes_per_second:,.0f} | {plain.stats.nodes:,}"
+              f"{'' if plain.exact else ' (unfinished)'} | {ratio:.2f}x |", flush=True)
 
 
 def dominance(seconds: float, cases: list[tuple[str, int, int]]) -> None:
