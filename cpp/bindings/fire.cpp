@@ -206,21 +206,23 @@ void init_fire(py::module_& m) {
   m.def(
       "solve",
       [](const PositionTuple& position, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb,
-         Control* control, bool use_pruning, bool use_dominance) {
+         Control* control, bool use_pruning, bool use_dominance, bool use_certain) {
         const auto game = make_game(position);
         SolveResult r;
         {
           py::gil_scoped_release release;
           r = solve(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control,
-                    ExpectimaxOptions{use_pruning, use_dominance});
+                    SolveOptions{ExpectimaxOptions{use_pruning, use_dominance}, use_certain});
         }
         py::dict d;
         put_value(d, r.value);
+        d["won_for_certain"] = r.certain == Certain::kUnknown ? py::object(py::none()) : py::bool_(r.certain == Certain::kWon);
         d["stats"] = stats_dict(r.stats);
         return d;
       },
       py::arg("position"), py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
       py::arg("control") = nullptr, py::arg("use_pruning") = true, py::arg("use_dominance") = true,
+      py::arg("use_certain") = true,
       "The win probability under optimal play: exact, or a proved interval when a limit hit.");
 
   m.def(

@@ -60,6 +60,14 @@ concept DominanceGame = requires(const G& game, const typename G::State& state, 
   game.stronger_keys(state, out);
 };
 
+// A child's key: the game's, when its children carry one (it may need
+// them for merging anyway), else computed here.
+template <ExpectimaxGame G>
+typename G::Key child_key(const G& game, const typename G::Child& c) {
+  if constexpr (requires { { c.key } -> std::convertible_to<typename G::Key>; }) return c.key;
+  else return game.key(c.state);
+}
+
 struct ExpectimaxStats {
   uint64_t nodes = 0;
   double seconds = 0;
@@ -107,16 +115,6 @@ class Expectimax {
     return b;
   }
 
-  // A window test: proved bounds on the value, searched only until they
-  // show it is at most `alpha` or at least `beta` (or a limit stops it).
-  // probe(s, 1 - tolerance, 2) asks "is it won for certain?": a decision
-  // needs one such choice and a chance node stops at its first outcome that
-  // can be lost, so the question can be settled where the value cannot.
-  // What it proves stays in the table for a later solve().
-  Bounds probe(const State& state, double alpha, double beta) {
-    return search(state, game_.key(state), alpha, beta, 0);
-  }
-
   // The value of each state (a hint's choices), each searched exactly and
   // given a fair share of what is left of the budget; `known_lower`, when
   // given, holds a proved lower bound per state.
@@ -153,13 +151,6 @@ class Expectimax {
   static void sort_order(std::vector<uint32_t>& order, Before before) {
     for (size_t i = 1; i < order.size(); ++i)
       for (size_t j = i; j > 0 && before(order[j], order[j - 1]); --j) std::swap(order[j], order[j - 1]);
-  }
-
-  // A child's key: the game's, when its children carry one (it may need
-  // them for merging anyway), else computed here.
-  Key child_key(const Child& c) const {
-    if constexpr (requires { { c.key } -> std::convertible_to<Key>; }) return c.key;
-    else return game_.key(c.state);
   }
 
   // A-priori bounds of a state: what the table knows.
@@ -219,7 +210,7 @@ class Expectimax {
     s.bounds.clear();
     s.keys.clear();
     for (const Child& c : s.children) {
-      s.keys.push_back(child_key(c));
+      s.keys.push_back(child_key(game_, c));
       table_.prefetch(s.keys.back());
     }
     for (size_t i = 0; i < s.children.size(); ++i) s.bounds.push_back(prior(s.children[i].state, s.keys[i]));

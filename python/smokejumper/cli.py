@@ -98,7 +98,9 @@ def _move_text(m: fire.Move) -> str:
 def _cmd_solve_fire(args: argparse.Namespace) -> int:
     result = fire.solve(_read(args.file), _limit(args))
     s = result.stats
+    certain = {True: "yes", False: "no", None: "not settled"}[result.won_for_certain]
     text = (f"win probability: {_value_text(result)}\n"
+            f"won whatever the reveals: {certain}\n"
             f"nodes: {s.nodes}  states: {s.states_stored}  seconds: {s.seconds:.3f}  stopped by: {s.stopped_by or '-'}")
     _emit(result, args.json, text)
     return 0
@@ -234,6 +236,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0 if result.status == "win" and not result.error else 1
 
 
+def _how(result: fire.SolveResult) -> str:
+    return "proved won whatever the reveals" if result.won_for_certain else "expectimax"
+
+
 def _cmd_analyse_fire(args: argparse.Namespace) -> int:
     level = fire.levels.team_level1() if args.mode == "team" else fire.levels.default_level1()
     if args.aliens is not None and not 1 <= args.aliens <= len(level.aliens):
@@ -253,7 +259,8 @@ def _cmd_analyse_fire(args: argparse.Namespace) -> int:
         f"{level.name}, {len(position.aliens)} aliens (assumed: {'; '.join(level.assumptions)})",
         "| play | win probability | how |",
         "| --- | --- | --- |",
-        f"| optimal | {_value_text(optimal)} | expectimax, {optimal.stats.nodes:,} nodes, {optimal.stats.seconds:.1f} s |",
+        f"| optimal | {_value_text(optimal)} | {_how(optimal)}, {optimal.stats.nodes:,} nodes, "
+        f"{optimal.stats.seconds:.1f} s |",
         f"| fixed strategy | {_value_text(fixed)} | exact policy value |",
         f"| fixed strategy | {result.strategy_simulated:.4f} [{lo:.4f}, {hi:.4f}] | {fixed.games:,} simulated games, seed {args.seed} |",
     ])

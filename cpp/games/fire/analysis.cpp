@@ -89,47 +89,50 @@ Bounds best_of(std::vector<Choice>& choices) {
   return best;
 }
 
+// The share of a solve's budget that asks "won for certain?" first: enough
+// for the default solo Level 1's proof within 60 s.
+constexpr double kCertainShare = 0.75;
+
 }  // namespace
 
-SolveResult solve(const Game& game, const Limits& limits, Control* control, ExpectimaxOptions options) {
+SolveResult solve(const Game& game, const Limits& limits, Control* control, SolveOptions options) {
   Budget budget(limits, control);
-  // The policy pass's tables are small (a fixed policy reaches few states),
-  // so the main search keeps most of the memory.
-  constexpr double kPolicyShare = 0.1;
-  Expectimax<Game> search(game, budget, options, options.use_pruning ? 1 - 2 * kPolicyShare : 1.0);
-  // Is it won for certain? The question is cheaper than the value: a
-  // certain win needs one winning choice per decision, and a choice is
-  // dropped at its first reveal that can be lost. The default solo Level 1
-  // is such a game (docs/benchmarks.md), though no simple policy comes near
-  // it, so no upper bound below 1 exists there and only this question can
-  // close the interval. The window sits far above rounding noise.
-  auto won_for_certain = [&] { return search.probe(game.initial(), 1 - 1e-9, 2.0); };
-  double known_lower = -1.0;
-  if (options.use_pruning) {
-    // Asked first, on a third of the budget: a certain win then needs no
-    // policy pass, and elsewhere the refutation is cheap (a fifth of a full
-    // solve's nodes or less on the decks we measured).
-    const auto first = budget.begin_slice(1.0 / 3, UINT64_MAX);
-    const Bounds certain = won_for_certain();
-    budget.end_slice(first);
-    if (!certain.exact()) {
-      // A good policy's value, on half of what is left, is a proved lower
-      // bound to search above (its lower end, if the slice ran out).
-      const auto outer = budget.begin_slice(0.5, UINT64_MAX);
-      StrategyGame forced{{game}};
-      Expectimax<StrategyGame> strategy(forced, budget, {}, kPolicyShare);
-      known_lower = strategy.solve(game.initial()).lo;
-      std::vector<Child> scratch;
-      ImprovedGame improved{{game}, strategy, scratch};
-      Expectimax<ImprovedGame> policy(improved, budget, {}, kPolicyShare);
-      known_lower = std::max(known_lower, policy.solve(game.initial()).lo);
-      budget.end_slice(outer);
-      // Where the first slice ran out, the question goes on from its table
-      // (a refuted root returns at once).
-      if (known_lower < 1) won_for_certain();
-    }
-  }
   SolveResult r;
+  if (options.ask_certain) {
+    // Is it won whatever the reveals? Cheaper than the value: a decision
+    // needs one choice won for certain, and one losing reveal refutes a
+    // chance node. The default solo Level 1 is such a game, though no
+    // simple policy comes near it, so no upper bound below 1 exists there
+    // and only this question closes its interval. Elsewhere a refutation
+    // is quick and returns the rest of its slice, so the slice is large.
+    const auto slice = budget.begin_slice(kCertainShare, UINT64_MAX);
+    CertainWin<Game> question(game, budget);
+    r.certain = question.prove(game.initial());
+    budget.end_slice(slice);
+    if (r.certain == Certain::kWon) {
+      r.value = {1, 1};
+      r.stats = question.stats();
+      return r;
+    }
+  }  // the question's table is freed here, for the searches below
+  // The policy pass's tables are small (a fixed policy reaches few states)
+  // and freed before the main search.
+  constexpr double kPolicyShare = 0.1;
+  double known_lower = -1.0;
+  if (options.search.use_pruning) {
+    // A good policy's value, on half of the budget, is a proved lower bound
+    // to search above (its lower end, if the slice ran out).
+    const auto outer = budget.begin_slice(0.5, UINT64_MAX);
+    StrategyGame forced{{game}};
+    Expectimax<StrategyGame> strategy(forced, budget, {}, kPolicyShare);
+    known_lower = strategy.solve(game.initial()).lo;
+    std::vector<Child> scratch;
+    ImprovedGame improved{{game}, strategy, scratch};
+    Expectimax<ImprovedGame> policy(improved, budget, {}, kPolicyShare);
+    known_lower = std::max(known_lower, policy.solve(game.initial()).lo);
+    budget.end_slice(outer);
+  }
+  Expectimax<Game> search(game, budget, options.search);
   r.value = search.solve(game.initial(), known_lower);
   r.stats = search.stats();
   return r;
@@ -154,22 +157,34 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
       break;
     }
   }
-  // The fixed strategy's value of each choice, on a slice of the budget:
-  // proved lower bounds that keep a hint useful when the exact search
-  // cannot finish.
-  std::vector<double> lower;
+  // Which choices are won whatever the reveals (value exactly 1), on one
+  // table so that their proofs share work, each on a fair part of a slice.
+  std::vector<double> lower(states.size(), -1.0);
+  {
+    const auto outer = budget.begin_slice(kCertainShare, UINT64_MAX);
+    CertainWin<Game> question(game, budget);
+    for (size_t i = 0; i < states.size(); ++i) {
+      const auto part = budget.begin_slice(1.0 / static_cast<double>(states.size() - i), UINT64_MAX);
+      if (question.prove(states[i]) == Certain::kWon) lower[i] = 1;
+      budget.end_slice(part);
+    }
+    budget.end_slice(outer);
+  }
+  // The fixed strategy's value of each other choice, on a slice of the
+  // budget: proved lower bounds that keep a hint useful when the exact
+  // search cannot finish.
   {
     const auto outer = budget.begin_slice(0.25, UINT64_MAX);
     StrategyGame forced{{game}};
     Expectimax<StrategyGame> strategy(forced, budget, {}, 0.25);
     for (size_t i = 0; i < states.size(); ++i) {
       const auto part = budget.begin_slice(1.0 / static_cast<double>(states.size() - i), UINT64_MAX);
-      lower.push_back(strategy.solve(states[i]).lo);
+      if (lower[i] < 1) lower[i] = strategy.solve(states[i]).lo;
       budget.end_slice(part);
     }
     budget.end_slice(outer);
   }
-  Expectimax<Game> search(game, budget, {}, 0.75);
+  Expectimax<Game> search(game, budget);
   const std::vector<Bounds> values = search.value_each(states, lower);
   size_t next = 0;
   for (Choice& c : r.choices) c.value = values[next++];

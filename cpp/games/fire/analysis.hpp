@@ -6,15 +6,22 @@
 
 #include "core/limits.hpp"
 #include "games/fire/fire.hpp"
+#include "search/certain.hpp"
 #include "search/expectimax.hpp"
 
 namespace sj::fire {
 
+struct SolveOptions {
+  ExpectimaxOptions search;
+  bool ask_certain = true;  // ask "won whatever the reveals?" before valuing
+};
+
 struct SolveResult {
   Bounds value;  // exact when value.exact()
-  ExpectimaxStats stats;
+  Certain certain = Certain::kUnknown;  // kNotWon: some reveals lose against any play
+  ExpectimaxStats stats;  // of the search that gave the value; nodes and time of all
 };
-SolveResult solve(const Game& game, const Limits& limits, Control* control, ExpectimaxOptions options = {});
+SolveResult solve(const Game& game, const Limits& limits, Control* control, SolveOptions options = {});
 
 struct Choice {
   Move move;

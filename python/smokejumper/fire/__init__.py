@@ -206,6 +206,9 @@ class Value(BaseModel):
 
 
 class SolveResult(Value):
+    won_for_certain: bool | None = Field(
+        description="True: won whatever the reveals (the value is exactly 1); false: some reveals lose "
+                    "against any play; null: not settled within the limits (or not asked)")
     stats: Stats
 
 
@@ -281,13 +284,15 @@ def check(position: PositionLike) -> CheckResult:
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
-          use_pruning: bool = True, use_dominance: bool = True) -> SolveResult:
+          use_pruning: bool = True, use_dominance: bool = True, use_certain: bool = True) -> SolveResult:
     """The win probability under optimal play: exact, or a proved interval
-    when a limit stops the search. ``use_pruning`` and ``use_dominance`` are
-    for benchmarks and tests."""
+    when a limit stops the search. It first asks whether the position is
+    won whatever the reveals (``won_for_certain``). ``use_pruning``,
+    ``use_dominance`` and ``use_certain`` (ask that first) are for
+    benchmarks and tests."""
     p = load_position(position)
     return SolveResult.model_validate(
-        _native.solve(p.native(), *(limit or Limit()).native(), control, use_pruning, use_dominance))
+        _native.solve(p.native(), *(limit or Limit()).native(), control, use_pruning, use_dominance, use_certain))
 
 
 def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:
