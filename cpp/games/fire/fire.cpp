@@ -362,18 +362,53 @@ bool Game::relaxed_winnable(uint32_t pool, std::array<uint8_t, kMaxAliens> hits)
   return win;
 }
 
+// Which weapons can ever fire again: a weapon can only if its energy and
+// every battery that may still reach its player's hand add up to 10 (the
+// player's own piles and revealed battery, the batteries of weapons that
+// fire first, and while the partner may give, the partner's as well).
+// Batteries on the others are out of play for good.
+std::array<bool, kMaxPlayers * kMaxWeapons> Game::live_weapons(const State& s) const {
+  std::array<int, kMaxPlayers> hand{};
+  for (int p = 0; p < players_; ++p)
+    for (int loc : {loc_draw(p), loc_discard(p)})
+      for (int k = 0; k < kinds_count_; ++k)
+        hand[static_cast<size_t>(p)] += s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)] * kinds_[static_cast<size_t>(k)].energy;
+  if (s.revealed >= 0) hand[s.turn] += kinds_[static_cast<size_t>(s.revealed)].energy;
+  std::array<bool, kMaxPlayers * kMaxWeapons> live{};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int p = 0; p < players_; ++p) {
+      const int q = 1 - p;
+      const int reach = hand[static_cast<size_t>(p)] +
+                        (players_ == 2 && s.exchanges[static_cast<size_t>(q)] > 0 ? hand[static_cast<size_t>(q)] : 0);
+      for (int w = 0; w < weapons(p); ++w) {
+        const size_t sl = static_cast<size_t>(slot(p, w));
+        if (live[sl] || s.energy[sl] + reach < kFireAt) continue;
+        live[sl] = true;
+        hand[static_cast<size_t>(p)] += s.energy[sl];  // back in the discard pile after it fires
+        changed = true;
+      }
+    }
+  }
+  return live;
+}
+
 // Admissible: 0 only when no line can win, in the relaxation where every
-// shot may use any batteries not yet destroyed (whoever holds them,
-// wherever they lie) and still destroys one of them. More damage and more
-// hits never hurt, so each shot is the strongest for the kind it destroys.
+// shot may use any batteries still in play (not destroyed, not stuck on a
+// weapon that can never fire; whoever holds them, wherever they lie) and
+// still destroys one of them. More damage and more hits never hurt, so
+// each shot is the strongest for the kind it destroys.
 double Game::upper_bound(const State& s) const {
-  if (relaxed_.empty()) return cheap_upper_bound(s);
+  const auto live = live_weapons(s);
+  if (relaxed_.empty()) return cheap_upper_bound(s, live);
   uint32_t pool = 0;
   for (int p = 0; p < players_; ++p)
-    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons(p); ++loc)
-      if (loc != loc_destroyed(p))
-        for (int k = 0; k < kinds_count_; ++k)
-          pool += s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)] * pool_radix_[static_cast<size_t>(k)];
+    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons(p); ++loc) {
+      if (loc == loc_destroyed(p)) continue;
+      if (loc >= loc_weapon(p, 0) && !live[static_cast<size_t>(slot(p, loc - loc_weapon(p, 0)))]) continue;
+      for (int k = 0; k < kinds_count_; ++k)
+        pool += s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)] * pool_radix_[static_cast<size_t>(k)];
+    }
   if (s.revealed >= 0) pool += pool_radix_[static_cast<size_t>(s.revealed)];
   return relaxed_winnable(pool, s.hits) ? 1.0 : 0.0;
 }
@@ -382,7 +417,7 @@ double Game::upper_bound(const State& s) const {
 // is at most (9 + the largest energy - 10) times all the crosshairs, every
 // alien needs its hits in shots of at most that damage, every shot but the
 // last destroys a battery, and the last still needs 10 energy.
-double Game::cheap_upper_bound(const State& s) const {
+double Game::cheap_upper_bound(const State& s, const std::array<bool, kMaxPlayers * kMaxWeapons>& live) const {
   std::array<int, kMaxBatteries> energies{};
   int n = 0, total_energy = 0, total_crosshairs = 0, max_energy = 0;
   auto add = [&](int kind, int count) {
@@ -393,9 +428,11 @@ double Game::cheap_upper_bound(const State& s) const {
     if (count > 0) max_energy = std::max(max_energy, b.energy);
   };
   for (int p = 0; p < players_; ++p)
-    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons(p); ++loc)
-      if (loc != loc_destroyed(p))
-        for (int k = 0; k < kinds_count_; ++k) add(k, s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)]);
+    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons(p); ++loc) {
+      if (loc == loc_destroyed(p)) continue;
+      if (loc >= loc_weapon(p, 0) && !live[static_cast<size_t>(slot(p, loc - loc_weapon(p, 0)))]) continue;
+      for (int k = 0; k < kinds_count_; ++k) add(k, s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)]);
+    }
   if (s.revealed >= 0) add(s.revealed, 1);
   const int max_damage = std::max(0, std::min(kFireAt - 1 + max_energy, total_energy) - kFireAt) * total_crosshairs;
   int shots = 0;

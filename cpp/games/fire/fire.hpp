@@ -182,7 +182,8 @@ class Game {
   void start_turn(State& s) const;
   void reshuffle(State& s, int p) const;
   int order_score(const State& s, const Move& m) const;
-  double cheap_upper_bound(const State& s) const;
+  std::array<bool, kMaxPlayers * kMaxWeapons> live_weapons(const State& s) const;
+  double cheap_upper_bound(const State& s, const std::array<bool, kMaxPlayers * kMaxWeapons>& live) const;
   void build_relaxation();
   bool relaxed_winnable(uint32_t pool, std::array<uint8_t, kMaxAliens> hits) const;
 
