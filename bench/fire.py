@@ -28,17 +28,17 @@ def value_text(v: fire.Value) -> str:
 
 def levels(seconds: float, aliens: list[int], games: int) -> None:
     print(f"\n## Level 1 from its start (limit {seconds:g} s each, one core, 4 GiB table)\n")
-    print("| level | aliens | optimal win probability | exact | nodes | states stored | nodes/s | "
+    print("| level | aliens | optimal win probability | won for certain | nodes | states stored | seconds | nodes/s | "
           "fixed strategy (exact) | fixed strategy (simulated) |")
-    print("| --- | ---: | --- | --- | ---: | ---: | ---: | --- | --- |")
+    print("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- | --- |")
     for level in (fire.levels.default_level1(), fire.levels.team_level1()):
         for a in aliens:
             position = level.position(aliens=a)
             limit = Limit(seconds=seconds, memory_mb=4096)
             r = fire.solve(position, limit)
             s = fire.strategy(position, games=games, seed=1, limit=limit)
-            print(f"| {level.name} | {a} | {value_text(r)} | {r.exact} | {r.stats.nodes:,} | "
-                  f"{r.stats.states_stored:,} | {r.stats.nodes_per_second:,.0f} | {value_text(s)} | "
+            print(f"| {level.name} | {a} | {value_text(r)} | {r.won_for_certain} | {r.stats.nodes:,} | "
+                  f"{r.stats.states_stored:,} | {r.stats.seconds:.1f} | {r.stats.nodes_per_second:,.0f} | {value_text(s)} | "
                   f"{s.wins / max(1, s.games):.4f} ({s.games:,} games) |", flush=True)
     print(f"\npeak RSS so far {peak_rss_mb():.0f} MiB")
 
@@ -55,14 +55,15 @@ def first_batteries(level: fire.levels.Level, aliens: int, n: int) -> fire.Posit
 
 def small_decks(seconds: float) -> None:
     """Exact values where the exact search finishes: one alien, the first
-    batteries of the Level 1 deck."""
+    batteries of the Level 1 deck; against the plain expectimax (no
+    pruning, no certain-win question)."""
     print(f"\n## One alien, the first n batteries of the Level 1 deck (limit {seconds:g} s)\n")
-    print("| n | win probability | exact | nodes | states | seconds | nodes/s | without pruning: nodes | ratio |")
+    print("| n | win probability | exact | nodes | states | seconds | nodes/s | plain expectimax: nodes | ratio |")
     print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for n in (9, 10, 11, 12, 13):
         position = first_batteries(fire.levels.default_level1(), 1, n)
         r = fire.solve(position, Limit(seconds=seconds, memory_mb=4096))
-        plain = fire.solve(position, Limit(seconds=seconds, memory_mb=4096), use_pruning=False)
+        plain = fire.solve(position, Limit(seconds=seconds, memory_mb=4096), use_pruning=False, use_certain=False)
         ratio = plain.stats.nodes / max(1, r.stats.nodes)
         print(f"| {n} | {value_text(r)} | {r.exact} | {r.stats.nodes:,} | {r.stats.states_stored:,} | "
               f"{r.stats.seconds:.2f} | {r.stats.nodes_per_second:,.0f} | {plain.stats.nodes:,}"
@@ -70,8 +71,8 @@ def small_decks(seconds: float) -> None:
 
 
 def dominance(seconds: float, cases: list[tuple[str, int, int]]) -> None:
-    """The dominance bounds (a hit or an exchange more never hurts) on
-    against off, on decks where both runs finish."""
+    """The expectimax's dominance bounds (a hit or an exchange more never
+    hurts) on against off, on decks where both runs finish."""
     print(f"\n## Dominance bounds on against off (limit {seconds:g} s each)\n")
     print("| level | aliens | batteries per deck | win probability | nodes | states | seconds | "
           "settled by dominance | off: nodes | off: seconds | node ratio | time ratio |")
@@ -80,12 +81,31 @@ def dominance(seconds: float, cases: list[tuple[str, int, int]]) -> None:
     for mode, aliens, n in cases:
         position = first_batteries(levels_by_mode[mode], aliens, n)
         limit = Limit(seconds=seconds, memory_mb=4096)
-        on = fire.solve(position, limit)
-        off = fire.solve(position, limit, use_dominance=False)
+        on = fire.solve(position, limit, use_certain=False)
+        off = fire.solve(position, limit, use_certain=False, use_dominance=False)
         print(f"| {mode} | {aliens} | {n} | {value_text(on)} | {on.stats.nodes:,} | {on.stats.states_stored:,} | "
               f"{on.stats.seconds:.1f} | {on.stats.dominance_prunes:,} | {off.stats.nodes:,}"
               f"{'' if off.exact else ' (unfinished)'} | {off.stats.seconds:.1f} | "
               f"{off.stats.nodes / max(1, on.stats.nodes):.2f}x | "
+              f"{off.stats.seconds / max(1e-9, on.stats.seconds):.2f}x |", flush=True)
+
+
+def certain(seconds: float, cases: list[tuple[str, int, int]]) -> None:
+    """The AND-OR "won whatever the reveals?" search that solve runs first,
+    against the expectimax alone (use_certain=False), side by side."""
+    print(f"\n## Won for certain? solve against the expectimax alone (limit {seconds:g} s each)\n")
+    print("| level | aliens | batteries per deck | won for certain | win probability | nodes | states | seconds | "
+          "expectimax alone | its nodes | its seconds | node ratio | time ratio |")
+    print("| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    levels_by_mode = {"solo": fire.levels.default_level1(), "team": fire.levels.team_level1()}
+    for mode, aliens, n in cases:
+        position = first_batteries(levels_by_mode[mode], aliens, n)
+        limit = Limit(seconds=seconds, memory_mb=4096)
+        on = fire.solve(position, limit)
+        off = fire.solve(position, limit, use_certain=False)
+        print(f"| {mode} | {aliens} | {n} | {on.won_for_certain} | {value_text(on)} | {on.stats.nodes:,} | "
+              f"{on.stats.states_stored:,} | {on.stats.seconds:.1f} | {value_text(off)} | {off.stats.nodes:,} | "
+              f"{off.stats.seconds:.1f} | {off.stats.nodes / max(1, on.stats.nodes):.2f}x | "
               f"{off.stats.seconds / max(1e-9, on.stats.seconds):.2f}x |", flush=True)
 
 
@@ -123,7 +143,7 @@ def long_run(seconds: float, team: bool, memory_mb: int) -> None:
     level = fire.levels.team_level1() if team else fire.levels.default_level1()
     print(f"\n## {level.name}, one long run (limit {seconds:g} s, {memory_mb:,} MB)\n")
     r = fire.solve(level.position(), Limit(seconds=seconds, memory_mb=memory_mb))
-    print(f"{value_text(r)}, exact {r.exact}, {r.stats.nodes:,} nodes, {r.stats.states_stored:,} states, "
+    print(f"{value_text(r)}, exact {r.exact}, won for certain {r.won_for_certain}, {r.stats.nodes:,} nodes, {r.stats.states_stored:,} states, "
           f"{r.stats.seconds:.0f} s, {r.stats.nodes_per_second:,.0f} nodes/s, peak RSS {peak_rss_mb():.0f} MiB")
 
 
@@ -143,11 +163,14 @@ def main() -> None:
     if args.quick:
         reference_ratio(10)
         small_decks(min(args.seconds, 5))
+        certain(min(args.seconds, 5), [("solo", 1, 15), ("team", 1, 7)])
         dominance(min(args.seconds, 5), [("solo", 2, 11), ("team", 1, 6)])
         levels(min(args.seconds, 5), [1], 2000)
     else:
         reference_ratio(40)
         small_decks(args.seconds)
+        certain(args.seconds, [("solo", 1, 15), ("solo", 2, 11), ("solo", 3, 13), ("solo", 4, 14), ("solo", 5, 15),
+                               ("team", 1, 7), ("team", 1, 10), ("team", 2, 10), ("team", 3, 10)])
         dominance(args.seconds, [("solo", 2, 11), ("solo", 3, 12), ("solo", 3, 13), ("solo", 4, 14),
                                  ("team", 1, 7), ("team", 2, 7)])
         levels(args.seconds, [1, 2, 5], 100000)

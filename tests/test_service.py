@@ -594,6 +594,7 @@ def test_fire_solve_small(client):
     assert_value(result)
     assert result["exact"] is True and result["stats"]["stopped_by"] is None
     assert result["win_probability"] == pytest.approx(787 / 1080, abs=1e-9)
+    assert result["won_for_certain"] is False  # a value below 1: some reveals lose
 
 
 def test_fire_hint_at_a_decision_agrees_with_solve(client):

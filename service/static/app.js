@@ -1383,6 +1383,8 @@ const SJ = (() => {
       if (position !== state.position) return;
       clearSolve();
       $("fire-solve-verdict").append("Win probability under optimal play: ", valueNode(result));
+      const certain = { true: "won whatever the reveals", false: "some reveals lose against any play" };
+      if (result.won_for_certain !== null) $("fire-solve-verdict").append(` (${certain[result.won_for_certain]})`);
       $("fire-solve-stats").textContent = statsText(result.stats) +
         ` · ${result.stats.states_stored.toLocaleString()} states stored`;
     });
