@@ -70,6 +70,16 @@ def small_decks(seconds: float) -> None:
               f"{'' if plain.exact else ' (unfinished)'} | {ratio:.2f}x |", flush=True)
 
 
+def side_by_side(seconds: float, cases: list[tuple[str, int, int]], on: dict, off: dict):
+    """Each (mode, aliens, batteries per deck) case solved with the `on`
+    switches and then the `off` ones, under the same limit."""
+    levels_by_mode = {"solo": fire.levels.default_level1(), "team": fire.levels.team_level1()}
+    for mode, aliens, n in cases:
+        position = first_batteries(levels_by_mode[mode], aliens, n)
+        limit = Limit(seconds=seconds, memory_mb=4096)
+        yield mode, aliens, n, fire.solve(position, limit, **on), fire.solve(position, limit, **off)
+
+
 def dominance(seconds: float, cases: list[tuple[str, int, int]]) -> None:
     """The expectimax's dominance bounds (a hit or an exchange more never
     hurts) on against off, on decks where both runs finish."""
@@ -77,12 +87,8 @@ def dominance(seconds: float, cases: list[tuple[str, int, int]]) -> None:
     print("| level | aliens | batteries per deck | win probability | nodes | states | seconds | "
           "settled by dominance | off: nodes | off: seconds | node ratio | time ratio |")
     print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    levels_by_mode = {"solo": fire.levels.default_level1(), "team": fire.levels.team_level1()}
-    for mode, aliens, n in cases:
-        position = first_batteries(levels_by_mode[mode], aliens, n)
-        limit = Limit(seconds=seconds, memory_mb=4096)
-        on = fire.solve(position, limit, use_certain=False)
-        off = fire.solve(position, limit, use_certain=False, use_dominance=False)
+    for mode, aliens, n, on, off in side_by_side(seconds, cases, {"use_certain": False},
+                                                 {"use_certain": False, "use_dominance": False}):
         print(f"| {mode} | {aliens} | {n} | {value_text(on)} | {on.stats.nodes:,} | {on.stats.states_stored:,} | "
               f"{on.stats.seconds:.1f} | {on.stats.dominance_prunes:,} | {off.stats.nodes:,}"
               f"{'' if off.exact else ' (unfinished)'} | {off.stats.seconds:.1f} | "
@@ -97,12 +103,7 @@ def certain(seconds: float, cases: list[tuple[str, int, int]]) -> None:
     print("| level | aliens | batteries per deck | won for certain | win probability | nodes | states | seconds | "
           "expectimax alone | its nodes | its seconds | node ratio | time ratio |")
     print("| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
-    levels_by_mode = {"solo": fire.levels.default_level1(), "team": fire.levels.team_level1()}
-    for mode, aliens, n in cases:
-        position = first_batteries(levels_by_mode[mode], aliens, n)
-        limit = Limit(seconds=seconds, memory_mb=4096)
-        on = fire.solve(position, limit)
-        off = fire.solve(position, limit, use_certain=False)
+    for mode, aliens, n, on, off in side_by_side(seconds, cases, {}, {"use_certain": False}):
         print(f"| {mode} | {aliens} | {n} | {on.won_for_certain} | {value_text(on)} | {on.stats.nodes:,} | "
               f"{on.stats.states_stored:,} | {on.stats.seconds:.1f} | {value_text(off)} | {off.stats.nodes:,} | "
               f"{off.stats.seconds:.1f} | {off.stats.nodes / max(1, on.stats.nodes):.2f}x | "

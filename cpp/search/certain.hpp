@@ -30,15 +30,6 @@ namespace sj {
 
 enum class Certain : uint8_t { kUnknown, kWon, kNotWon };
 
-inline const char* certain_name(Certain c) {
-  switch (c) {
-    case Certain::kWon: return "won";
-    case Certain::kNotWon: return "not won";
-    case Certain::kUnknown: return "unknown";
-  }
-  return "unknown";
-}
-
 template <ExpectimaxGame G>
 class CertainWin {
  public:
@@ -58,14 +49,7 @@ class CertainWin {
   // in the table, so asking again (with more budget) resumes.
   Certain prove(const State& state) { return search(state, game_.key(state), 0); }
 
-  ExpectimaxStats stats() const {
-    ExpectimaxStats s = stats_;
-    s.nodes = budget_.nodes();
-    s.seconds = budget_.seconds();
-    s.stopped_by = budget_.reason();
-    s.table = table_.stats();
-    return s;
-  }
+  ExpectimaxStats stats() const { return with_totals(stats_, budget_, table_.stats()); }
 
  private:
   struct Scratch {

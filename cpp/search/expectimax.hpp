@@ -79,6 +79,15 @@ struct ExpectimaxStats {
   int max_depth = 0;
 };
 
+// A search's own counters completed with its budget's and table's.
+inline ExpectimaxStats with_totals(ExpectimaxStats s, const Budget& budget, const TableStats& table) {
+  s.nodes = budget.nodes();
+  s.seconds = budget.seconds();
+  s.stopped_by = budget.reason();
+  s.table = table;
+  return s;
+}
+
 // Switches that exist for measuring: benchmarks turn pruning and dominance
 // off to show what they are worth (the table is what makes the search polynomial in the
 // number of states, so it always stays on).
@@ -128,14 +137,7 @@ class Expectimax {
     return values;
   }
 
-  ExpectimaxStats stats() const {
-    ExpectimaxStats s = stats_;
-    s.nodes = budget_.nodes();
-    s.seconds = budget_.seconds();
-    s.stopped_by = budget_.reason();
-    s.table = table_.stats();
-    return s;
-  }
+  ExpectimaxStats stats() const { return with_totals(stats_, budget_, table_.stats()); }
 
  private:
   struct Scratch {
