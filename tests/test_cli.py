@@ -337,3 +337,75 @@ def test_analyse_json_summary():
 def test_analyse_text_shows_a_table_and_progress():
     r = run("analyse", "volcano", "--layouts", 2, "--seed", 3, "--max-nodes", 100000)
     assert r.returncode == 0 and "| layouts | wins |" in r.stdout and "2/2" in r.stderr
+
+
+# ---------------------------------------------------------------- Fire!
+
+def fire_level1(aliens: int, batteries: int) -> dict:
+    """The default solo Level 1 with its first aliens and batteries."""
+    deck = [{"energy": e, "crosshairs": 2 if e == 1 else 1} for e in (1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 5)]
+    return {"aliens": [{"strengths": [12, 9, 6, 3], "hits": 0}] * aliens, "weapons": [[], [], []],
+            "draw": deck[:batteries], "order_known": False}
+
+
+FIRE_LAST_SHOT = {  # one alien with 3 shown: weapon 0 at 9 energy fires with the 2 for (11-10) x 3 = 3
+    "aliens": [{"strengths": [12, 9, 6, 3], "hits": 3}],
+    "weapons": [[{"energy": 4}, {"energy": 5}], [], []],
+    "draw": [{"energy": 1}], "revealed": {"energy": 2},
+}
+
+
+@pytest.fixture(scope="module")
+def fire_files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("fire")
+    out = {}
+    for name, position in {"won": fire_level1(1, 11), "close": fire_level1(1, 10), "last": FIRE_LAST_SHOT}.items():
+        out[name] = d / f"{name}.json"
+        out[name].write_text(json.dumps(position))
+    out["win_line"] = d / "win_line.json"
+    out["win_line"].write_text(json.dumps([{"weapon": 0, "target": 0, "destroy": None}]))
+    out["no_win_line"] = d / "no_win_line.json"
+    out["no_win_line"].write_text(json.dumps([{"weapon": 1, "target": None, "destroy": None}]))
+    out["bad"] = d / "bad.json"
+    out["bad"].write_text(json.dumps({**FIRE_LAST_SHOT, "weapons": [[{"energy": 5}, {"energy": 5}], [], []]}))
+    return out
+
+
+def test_solve_fire_json_says_won_for_certain(fire_files):
+    out = run_json("solve", "fire", fire_files["won"], "--max-seconds", 30)
+    assert set(out) == {"win_probability", "exact", "interval", "won_for_certain", "stats"}
+    assert out["won_for_certain"] is True and out["exact"] is True
+    assert out["win_probability"] == 1.0 and out["interval"] == [1.0, 1.0]
+    close = run_json("solve", "fire", fire_files["close"], "--max-seconds", 30)
+    assert close["won_for_certain"] is False and close["exact"] is True
+    assert close["win_probability"] == pytest.approx(0.738609395104, abs=1e-9)
+
+
+def test_solve_fire_text_says_whether_it_is_won_whatever_the_reveals(fire_files):
+    res = run("solve", "fire", fire_files["won"], "--max-seconds", 30)
+    assert res.returncode == 0 and res.stderr == ""
+    assert "win probability: 1.000000000" in res.stdout and "won whatever the reveals: yes" in res.stdout
+
+
+def test_hint_fire_lists_choices_best_first(fire_files):
+    out = run_json("hint", "fire", fire_files["last"], "--max-seconds", 30)
+    values = [c["win_probability"] for c in out["choices"]]
+    assert values == sorted(values, reverse=True) and values[0] == 1.0
+    assert out["choices"][0]["move"] == {"give": False, "weapon": 0, "target": 0, "destroy": None}
+
+
+def test_replay_fire_exit_code_says_whether_the_line_wins(fire_files):
+    assert run("replay", "fire", fire_files["last"], fire_files["win_line"]).returncode == 0
+    res = run("replay", "fire", fire_files["last"], fire_files["no_win_line"])
+    assert res.returncode == 1 and "result: reveal" in res.stdout
+
+
+def test_fire_bad_input_is_one_clear_line(fire_files):
+    line = assert_bad_input(run("solve", "fire", fire_files["bad"]))
+    assert "weapons[0]" in line and "10" in line
+
+
+def test_analyse_fire_compares_optimal_with_the_fixed_strategy():
+    out = run_json("analyse", "fire", "--aliens", 1, "--games", 200, "--max-seconds", 30)
+    assert out["optimal"]["won_for_certain"] is True and out["optimal"]["win_probability"] == 1.0
+    assert 0 < out["strategy"]["win_probability"] < 1 and out["strategy"]["games"] == 200
