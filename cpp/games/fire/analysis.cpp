@@ -158,17 +158,27 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
     }
   }
   // Which choices are won whatever the reveals (value exactly 1), on one
-  // table so that their proofs share work, each on a fair part of a slice.
+  // table so that their proofs share work, each on a fair part of a slice;
+  // a second round gives what the settled ones left to the others, which
+  // resume from the table.
   std::vector<double> lower(states.size(), -1.0);
   {
     const auto outer = budget.begin_slice(kCertainShare, UINT64_MAX);
     CertainWin<Game> question(game, budget);
-    for (size_t i = 0; i < states.size(); ++i) {
-      const auto part = budget.begin_slice(1.0 / static_cast<double>(states.size() - i), UINT64_MAX);
-      if (question.prove(states[i]) == Certain::kWon) lower[i] = 1;
-      budget.end_slice(part);
+    std::vector<Certain> verdict(states.size(), Certain::kUnknown);
+    for (int round = 0; round < 2; ++round) {
+      std::vector<size_t> open;
+      for (size_t i = 0; i < states.size(); ++i)
+        if (verdict[i] == Certain::kUnknown) open.push_back(i);
+      for (size_t k = 0; k < open.size(); ++k) {
+        const auto part = budget.begin_slice(1.0 / static_cast<double>(open.size() - k), UINT64_MAX);
+        verdict[open[k]] = question.prove(states[open[k]]);
+        budget.end_slice(part);
+      }
     }
     budget.end_slice(outer);
+    for (size_t i = 0; i < states.size(); ++i)
+      if (verdict[i] == Certain::kWon) lower[i] = 1;
   }
   // The fixed strategy's value of each other choice, on a slice of the
   // budget: proved lower bounds that keep a hint useful when the exact
@@ -177,9 +187,12 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
     const auto outer = budget.begin_slice(0.25, UINT64_MAX);
     StrategyGame forced{{game}};
     Expectimax<StrategyGame> strategy(forced, budget, {}, 0.25);
+    size_t open = 0;
+    for (double l : lower) open += l < 1;
     for (size_t i = 0; i < states.size(); ++i) {
-      const auto part = budget.begin_slice(1.0 / static_cast<double>(states.size() - i), UINT64_MAX);
-      if (lower[i] < 1) lower[i] = strategy.solve(states[i]).lo;
+      if (lower[i] >= 1) continue;
+      const auto part = budget.begin_slice(1.0 / static_cast<double>(open--), UINT64_MAX);
+      lower[i] = strategy.solve(states[i]).lo;
       budget.end_slice(part);
     }
     budget.end_slice(outer);
