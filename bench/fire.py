@@ -110,6 +110,20 @@ def certain(seconds: float, cases: list[tuple[str, int, int]]) -> None:
               f"{off.stats.seconds / max(1e-9, on.stats.seconds):.2f}x |", flush=True)
 
 
+def focus(seconds: float, cases: list[tuple[str, int, int]]) -> None:
+    """The certain-win question asked first with the focused choices
+    against asking it with every choice at once (use_focus=False)."""
+    print(f"\n## Won for certain? focused choices first against every choice (limit {seconds:g} s each)\n")
+    print("| level | aliens | batteries per deck | won for certain | decided by | nodes | states | seconds | "
+          "every choice: won | its nodes | its seconds | node ratio | time ratio |")
+    print("| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    for mode, aliens, n, on, off in side_by_side(seconds, cases, {}, {"use_focus": False}):
+        print(f"| {mode} | {aliens} | {n} | {on.won_for_certain} | {on.stats.decided_by} | {on.stats.nodes:,} | "
+              f"{on.stats.states_stored:,} | {on.stats.seconds:.1f} | {off.won_for_certain} | {off.stats.nodes:,} | "
+              f"{off.stats.seconds:.1f} | {off.stats.nodes / max(1, on.stats.nodes):.2f}x | "
+              f"{off.stats.seconds / max(1e-9, on.stats.seconds):.2f}x |", flush=True)
+
+
 def reference_ratio(count: int) -> None:
     rng = random.Random(7)
     positions = [ref.random_position(rng, "solo", max_cards=8) for _ in range(count)]
@@ -165,6 +179,7 @@ def main() -> None:
         reference_ratio(10)
         small_decks(min(args.seconds, 5))
         certain(min(args.seconds, 5), [("solo", 1, 15), ("team", 1, 7)])
+        focus(min(args.seconds, 5), [("solo", 3, 13), ("team", 1, 7)])
         dominance(min(args.seconds, 5), [("solo", 2, 11), ("team", 1, 6)])
         levels(min(args.seconds, 5), [1], 2000)
     else:
@@ -172,6 +187,8 @@ def main() -> None:
         small_decks(args.seconds)
         certain(args.seconds, [("solo", 1, 15), ("solo", 2, 11), ("solo", 3, 13), ("solo", 4, 14), ("solo", 5, 15),
                                ("team", 1, 7), ("team", 1, 10), ("team", 2, 10), ("team", 3, 10)])
+        focus(args.seconds, [("solo", 3, 13), ("solo", 4, 14), ("solo", 5, 15), ("solo", 2, 11),
+                             ("team", 2, 10), ("team", 3, 10), ("team", 1, 7)])
         dominance(args.seconds, [("solo", 2, 11), ("solo", 3, 12), ("solo", 3, 13), ("solo", 4, 14),
                                  ("team", 1, 7), ("team", 2, 7)])
         levels(args.seconds, [1, 2, 5], 100000)

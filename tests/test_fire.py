@@ -259,6 +259,21 @@ def test_won_for_certain_matches_the_reference(i):
     assert fire.solve(ALL[i]).won_for_certain is expected, ALL[i]
 
 
+def test_both_certain_win_searches_decide_some_cases():
+    # The focused choices (weakest battery destroyed, most hits, no shot for
+    # nothing while a charge is possible) prove most won cases; the rest
+    # need every choice. Both paths must be exercised by the reference test.
+    won = [fire.solve(p).stats.decided_by for p in ALL if ref.win_probability(p) == 1]
+    assert won.count("focused") > 0 and won.count("certain") > 0
+
+
+@pytest.mark.parametrize("i", range(0, len(ALL), 3))
+def test_the_focused_question_changes_no_verdict(i):
+    plain = fire.solve(ALL[i], use_focus=False)
+    assert plain.won_for_certain is fire.solve(ALL[i]).won_for_certain
+    assert plain.stats.decided_by != "focused"
+
+
 @pytest.mark.parametrize("i", range(0, len(ALL), 3))
 def test_values_without_the_certain_question_match_the_reference(i):
     got = fire.solve(ALL[i], use_certain=False)

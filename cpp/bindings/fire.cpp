@@ -146,6 +146,15 @@ const char* status_name(NodeKind k) {
   return "decision";
 }
 
+const char* decided_by_name(DecidedBy d) {
+  switch (d) {
+    case DecidedBy::kFocused: return "focused";
+    case DecidedBy::kCertain: return "certain";
+    case DecidedBy::kExpectimax: return "expectimax";
+  }
+  return "expectimax";
+}
+
 void put_value(py::dict& d, const Bounds& b) {
   d["interval"] = py::make_tuple(b.lo, b.hi);
   d["exact"] = b.exact();
@@ -206,23 +215,25 @@ void init_fire(py::module_& m) {
   m.def(
       "solve",
       [](const PositionTuple& position, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb,
-         Control* control, bool use_pruning, bool use_dominance, bool use_certain) {
+         Control* control, bool use_pruning, bool use_dominance, bool use_certain, bool use_focus) {
         const auto game = make_game(position);
         SolveResult r;
         {
           py::gil_scoped_release release;
           r = solve(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control,
-                    SolveOptions{ExpectimaxOptions{use_pruning, use_dominance}, use_certain});
+                    SolveOptions{ExpectimaxOptions{use_pruning, use_dominance}, use_certain, use_focus});
         }
         py::dict d;
         put_value(d, r.value);
         d["won_for_certain"] = r.certain == Certain::kUnknown ? py::object(py::none()) : py::bool_(r.certain == Certain::kWon);
-        d["stats"] = stats_dict(r.stats);
+        py::dict stats = stats_dict(r.stats);
+        stats["decided_by"] = decided_by_name(r.decided_by);
+        d["stats"] = stats;
         return d;
       },
       py::arg("position"), py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
       py::arg("control") = nullptr, py::arg("use_pruning") = true, py::arg("use_dominance") = true,
-      py::arg("use_certain") = true,
+      py::arg("use_certain") = true, py::arg("use_focus") = true,
       "The win probability under optimal play: exact, or a proved interval when a limit hit.");
 
   m.def(

@@ -55,7 +55,8 @@ class fire:  # a submodule
     @staticmethod
     def solve(position: Position, max_nodes: int, max_seconds: float, max_memory_mb: int,
               control: Control | None = None, use_pruning: bool = True,
-              use_dominance: bool = True, use_certain: bool = True) -> dict[str, Any]: ...
+              use_dominance: bool = True, use_certain: bool = True,
+              use_focus: bool = True) -> dict[str, Any]: ...
     @staticmethod
     def hint(position: Position, max_nodes: int, max_seconds: float, max_memory_mb: int,
              control: Control | None = None) -> dict[str, Any]: ...

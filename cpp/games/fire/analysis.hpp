@@ -14,11 +14,17 @@ namespace sj::fire {
 struct SolveOptions {
   ExpectimaxOptions search;
   bool ask_certain = true;  // ask "won whatever the reveals?" before valuing
+  bool focus = true;        // ask it first with fewer choices (FocusedGame)
 };
+
+// Which search gave the value: a certain-win proof with the focused
+// choices or with every choice, or the expectimax.
+enum class DecidedBy : uint8_t { kFocused, kCertain, kExpectimax };
 
 struct SolveResult {
   Bounds value;  // exact when value.exact()
   Certain certain = Certain::kUnknown;  // kNotWon: some reveals lose against any play
+  DecidedBy decided_by = DecidedBy::kExpectimax;
   ExpectimaxStats stats;  // of the search that gave the value; nodes and time of all
 };
 SolveResult solve(const Game& game, const Limits& limits, Control* control, SolveOptions options = {});

@@ -205,11 +205,18 @@ class Value(BaseModel):
     interval: tuple[float, float] = Field(description="Proved bounds [lower, upper] on the win probability")
 
 
+class SolveStats(Stats):
+    decided_by: Literal["focused", "certain", "expectimax"] = Field(
+        description="The search that gave the value: a won-for-certain proof with the focused choices "
+                    "(weakest battery destroyed, most hits, no shot for nothing while a charge is possible) "
+                    "or with every choice, or the expectimax")
+
+
 class SolveResult(Value):
     won_for_certain: bool | None = Field(
         description="True: won whatever the reveals (the value is exactly 1); false: some reveals lose "
                     "against any play; null: not settled within the limits (or not asked)")
-    stats: Stats
+    stats: SolveStats
 
 
 class Choice(Value):
@@ -284,15 +291,17 @@ def check(position: PositionLike) -> CheckResult:
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
-          use_pruning: bool = True, use_dominance: bool = True, use_certain: bool = True) -> SolveResult:
+          use_pruning: bool = True, use_dominance: bool = True, use_certain: bool = True,
+          use_focus: bool = True) -> SolveResult:
     """The win probability under optimal play: exact, or a proved interval
     when a limit stops the search. It first asks whether the position is
     won whatever the reveals (``won_for_certain``). ``use_pruning``,
-    ``use_dominance`` and ``use_certain`` (ask that first) are for
-    benchmarks and tests."""
+    ``use_dominance``, ``use_certain`` (ask that first) and ``use_focus``
+    (ask it first with the focused choices) are for benchmarks and tests."""
     p = load_position(position)
     return SolveResult.model_validate(
-        _native.solve(p.native(), *(limit or Limit()).native(), control, use_pruning, use_dominance, use_certain))
+        _native.solve(p.native(), *(limit or Limit()).native(), control, use_pruning, use_dominance, use_certain,
+                      use_focus))
 
 
 def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:
