@@ -154,19 +154,20 @@ void ask_each(CertainWin<G>& question, Budget& budget, const std::vector<State>&
 }
 
 // Which states are won whatever the reveals, on kCertainShare of the
-// budget: first (with `focus`) in the focused game, on half of that, then
-// the rest in the game itself. `stats` receives the last search's, and
-// `decided_by` (when given) which one settled the last state.
+// budget: first (with `focus`) in the focused game, then in the game itself
+// on what that left. The focused search may take the whole share: where it
+// cannot settle a state in time, the full one, a larger search of the same
+// question, would not either, and a focused refutation is usually quick.
+// `stats` receives the last search's, and `decided_by` (when given) which
+// one settled the last state.
 std::vector<Certain> certain_verdicts(const Game& game, Budget& budget, const std::vector<State>& states,
                                       bool focus, ExpectimaxStats& stats, DecidedBy* decided_by = nullptr) {
   std::vector<Certain> verdicts(states.size(), Certain::kUnknown);
   const auto slice = budget.begin_slice(kCertainShare, UINT64_MAX);
   if (focus) {
-    const auto half = budget.begin_slice(0.5, UINT64_MAX);
     FocusedGame focused{{game}};
     CertainWin<FocusedGame> question(focused, budget);
     ask_each(question, budget, states, verdicts, false);
-    budget.end_slice(half);
     stats = question.stats();
     if (decided_by) *decided_by = DecidedBy::kFocused;
   }  // each table is freed before the next search
