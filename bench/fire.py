@@ -70,6 +70,12 @@ def small_decks(seconds: float) -> None:
               f"{'' if plain.exact else ' (unfinished)'} | {ratio:.2f}x |", flush=True)
 
 
+def ratio_cells(on: fire.SolveResult, off: fire.SolveResult) -> str:
+    """The node and time ratios of a side-by-side pair, as table cells."""
+    return (f"{off.stats.nodes / max(1, on.stats.nodes):.2f}x | "
+            f"{off.stats.seconds / max(1e-9, on.stats.seconds):.2f}x |")
+
+
 def side_by_side(seconds: float, cases: list[tuple[str, int, int]], on: dict, off: dict):
     """Each (mode, aliens, batteries per deck) case solved with the `on`
     switches and then the `off` ones, under the same limit."""
@@ -91,9 +97,7 @@ def dominance(seconds: float, cases: list[tuple[str, int, int]]) -> None:
                                                  {"use_certain": False, "use_dominance": False}):
         print(f"| {mode} | {aliens} | {n} | {value_text(on)} | {on.stats.nodes:,} | {on.stats.states_stored:,} | "
               f"{on.stats.seconds:.1f} | {on.stats.dominance_prunes:,} | {off.stats.nodes:,}"
-              f"{'' if off.exact else ' (unfinished)'} | {off.stats.seconds:.1f} | "
-              f"{off.stats.nodes / max(1, on.stats.nodes):.2f}x | "
-              f"{off.stats.seconds / max(1e-9, on.stats.seconds):.2f}x |", flush=True)
+              f"{'' if off.exact else ' (unfinished)'} | {off.stats.seconds:.1f} | " + ratio_cells(on, off), flush=True)
 
 
 def certain(seconds: float, cases: list[tuple[str, int, int]]) -> None:
@@ -106,8 +110,7 @@ def certain(seconds: float, cases: list[tuple[str, int, int]]) -> None:
     for mode, aliens, n, on, off in side_by_side(seconds, cases, {}, {"use_certain": False}):
         print(f"| {mode} | {aliens} | {n} | {on.won_for_certain} | {value_text(on)} | {on.stats.nodes:,} | "
               f"{on.stats.states_stored:,} | {on.stats.seconds:.1f} | {value_text(off)} | {off.stats.nodes:,} | "
-              f"{off.stats.seconds:.1f} | {off.stats.nodes / max(1, on.stats.nodes):.2f}x | "
-              f"{off.stats.seconds / max(1e-9, on.stats.seconds):.2f}x |", flush=True)
+              f"{off.stats.seconds:.1f} | " + ratio_cells(on, off), flush=True)
 
 
 def focus(seconds: float, cases: list[tuple[str, int, int]]) -> None:
@@ -120,8 +123,7 @@ def focus(seconds: float, cases: list[tuple[str, int, int]]) -> None:
     for mode, aliens, n, on, off in side_by_side(seconds, cases, {}, {"use_focus": False}):
         print(f"| {mode} | {aliens} | {n} | {on.won_for_certain} | {on.stats.decided_by} | {on.stats.nodes:,} | "
               f"{on.stats.states_stored:,} | {on.stats.seconds:.1f} | {off.won_for_certain} | {off.stats.nodes:,} | "
-              f"{off.stats.seconds:.1f} | {off.stats.nodes / max(1, on.stats.nodes):.2f}x | "
-              f"{off.stats.seconds / max(1e-9, on.stats.seconds):.2f}x |", flush=True)
+              f"{off.stats.seconds:.1f} | " + ratio_cells(on, off), flush=True)
 
 
 def reference_ratio(count: int) -> None:
