@@ -135,8 +135,9 @@ constexpr double kCertainShare = 0.75;
 
 // Asks `question` about each state whose verdict is still unknown, each on
 // a fair part of the budget's slice, in two rounds: the second gives what
-// settled states left to the others, which resume from the table. Only the
-// verdicts `accept` allows are recorded.
+// settled states left to the others, which resume from the table.
+// Refutations are kept only with `accept_refutations` (a focused one
+// proves nothing).
 template <class G>
 void ask_each(CertainWin<G>& question, Budget& budget, const std::vector<State>& states,
               std::vector<Certain>& verdicts, bool accept_refutations) {
