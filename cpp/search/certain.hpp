@@ -90,7 +90,7 @@ class CertainWin {
       else game_.decision_children(state, s.children);
       for (const Child& c : s.children) {
         s.keys.push_back(child_key(game_, c));
-        table_.prefetch(c.key);
+        table_.prefetch(s.keys.back());
       }
       for (size_t i = 0; i < s.children.size() && result == Certain::kUnknown; ++i)
         if (known(s.children[i].state, s.keys[i]) == settles) result = settles;
@@ -102,8 +102,8 @@ class CertainWin {
       for (size_t i = 0; i < n; ++i) {
         // Copies: the recursion may grow scratch_.
         const State child = scratch_[static_cast<size_t>(depth)].children[i].state;
-        const Key child_key = scratch_[static_cast<size_t>(depth)].keys[i];
-        const Certain got = search(child, child_key, depth + 1);
+        const Key key_of_child = scratch_[static_cast<size_t>(depth)].keys[i];
+        const Certain got = search(child, key_of_child, depth + 1);
         if (got == settles) {
           result = settles;
           break;
