@@ -43,6 +43,16 @@ struct TableStats {
   uint64_t used = 0;  // entries holding a state
   uint64_t capacity = 0;
   uint64_t bytes = 0;
+
+  // Two tables' totals.
+  TableStats& operator+=(const TableStats& o) {
+    hits += o.hits;
+    stores += o.stores;
+    used += o.used;
+    capacity += o.capacity;
+    bytes += o.bytes;
+    return *this;
+  }
 };
 
 template <class Value, class Key = uint64_t>

@@ -287,11 +287,16 @@ constexpr uint64_t kMaxRelaxedPools = 4096;
 constexpr uint64_t kMaxRelaxedEntries = uint64_t{1} << 24;
 }  // namespace
 
-void Game::build_relaxation() {
+std::array<int, kMaxKinds> Game::totals(const State& s) const {
   std::array<int, kMaxKinds> total{};
-  for (const auto& loc : initial_.count)
+  for (const auto& loc : s.count)
     for (int k = 0; k < kinds_count_; ++k) total[static_cast<size_t>(k)] += loc[static_cast<size_t>(k)];
-  if (initial_.revealed >= 0) ++total[static_cast<size_t>(initial_.revealed)];
+  if (s.revealed >= 0) ++total[static_cast<size_t>(s.revealed)];
+  return total;
+}
+
+void Game::build_relaxation() {
+  const std::array<int, kMaxKinds> total = totals(initial_);
   uint64_t pools = 1, codes = 1;
   for (int k = 0; k < kinds_count_; ++k) {
     pool_radix_[static_cast<size_t>(k)] = static_cast<uint32_t>(pools);
@@ -654,6 +659,59 @@ MoveSpec Game::move_spec(const Move& m) const {
   out.target = m.target >= 0 ? alien_input_[static_cast<size_t>(m.target)] : -1;
   if (m.destroy >= 0) out.destroy = kinds_[static_cast<size_t>(m.destroy)];
   return out;
+}
+
+Game Game::part_game(int p) const {
+  PositionSpec spec;
+  for (int a = 0; a < aliens_; ++a) spec.aliens.push_back(AlienSpec{strengths_[static_cast<size_t>(a)], 0});
+  PlayerSpec player;
+  player.weapons.resize(static_cast<size_t>(weapons(p)));
+  std::array<int, kMaxKinds> total = totals(initial_);
+  for (int k = 0; k < kinds_count_; ++k)
+    for (int n = 0; n < total[static_cast<size_t>(k)]; ++n) player.draw.push_back(kinds_[static_cast<size_t>(k)]);
+  spec.players.push_back(player);
+  return Game(spec);
+}
+
+std::optional<State> Game::part_state(const State& s, int p, uint32_t aliens) const {
+  const size_t pi = static_cast<size_t>(p);
+  if (s.next_known[pi] >= 0) return std::nullopt;
+  State t;
+  std::array<int, kMaxKinds> out_of_play = totals(initial_);
+  auto take = [&](int from, int to) {
+    for (int k = 0; k < kinds_count_; ++k) {
+      const size_t ki = static_cast<size_t>(k);
+      t.count[static_cast<size_t>(to)][ki] = s.count[static_cast<size_t>(from)][ki];
+      out_of_play[ki] -= s.count[static_cast<size_t>(from)][ki];
+    }
+  };
+  take(loc_draw(p), loc_draw(0));
+  take(loc_discard(p), loc_discard(0));
+  for (int w = 0; w < weapons(p); ++w) {
+    take(loc_weapon(p, w), loc_weapon(0, w));
+    t.energy[static_cast<size_t>(w)] = s.energy[static_cast<size_t>(slot(p, w))];
+    t.crosshairs[static_cast<size_t>(w)] = s.crosshairs[static_cast<size_t>(slot(p, w))];
+  }
+  if (s.turn == p && s.revealed >= 0) {
+    t.revealed = s.revealed;
+    --out_of_play[static_cast<size_t>(s.revealed)];
+  }
+  for (int k = 0; k < kinds_count_; ++k)
+    t.count[static_cast<size_t>(loc_destroyed(0))][static_cast<size_t>(k)] = static_cast<uint8_t>(out_of_play[static_cast<size_t>(k)]);
+  t.pile[0] = s.pile[pi];
+  t.draw_size[0] = s.draw_size[pi];
+  t.next_known.fill(-1);
+  for (int a = 0; a < aliens_; ++a) {
+    const size_t ai = static_cast<size_t>(a);
+    t.hits[ai] = aliens >> a & 1 ? s.hits[ai] : 4;
+    if (t.hits[ai] < 4) ++t.live_aliens;
+  }
+  // As the solo game would stand before its next reveal.
+  if (t.live_aliens > 0 && t.revealed < 0) {
+    if (t.pile[0] == 0) t.lost = true;
+    else if (t.draw_size[0] == 0) reshuffle(t, 0);
+  }
+  return t;
 }
 
 PositionSpec Game::to_spec(const State& s) const {

@@ -148,6 +148,18 @@ class Game {
   int kinds() const { return kinds_count_; }
   PositionSpec to_spec(const State& s) const;
 
+  // Team mode, split in two: player p alone, in a solo game of its own with
+  // every battery of this game (so battery kinds are numbered alike) and
+  // this game's aliens. part_state() is player p's share of a team state in
+  // that game's terms: its weapons and piles, the revealed battery if it is
+  // p's turn, only the aliens in `aliens` (a bit per alien, game order)
+  // alive, and every other battery out of play. Empty when p's draw order
+  // is known (a part is a hidden-order game).
+  Game part_game(int p) const;
+  std::optional<State> part_state(const State& s, int p, uint32_t aliens) const;
+  int alien_count() const { return aliens_; }
+  int alien_input(int a) const { return alien_input_[static_cast<size_t>(a)]; }  // game order -> input index
+
   // Hits an alien (game order) at `hits` takes from damage `damage`.
   int hits_from(int alien, int hits, int damage) const;
   // Weapon w of the player on turn: its batteries by kind, energy, crosshairs.
@@ -184,6 +196,7 @@ class Game {
   int order_score(const State& s, const Move& m) const;
   std::array<bool, kMaxPlayers * kMaxWeapons> live_weapons(const State& s) const;
   double cheap_upper_bound(const State& s, const std::array<bool, kMaxPlayers * kMaxWeapons>& live) const;
+  std::array<int, kMaxKinds> totals(const State& s) const;  // batteries of each kind, wherever they are
   void build_relaxation();
   bool relaxed_winnable(uint32_t pool, std::array<uint8_t, kMaxAliens> hits) const;
 
