@@ -5,6 +5,7 @@ canonical keys, limits and input checks."""
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 from fractions import Fraction
 
@@ -276,9 +277,98 @@ def test_the_focused_question_changes_no_verdict(i):
 
 @pytest.mark.parametrize("i", range(0, len(ALL), 3))
 def test_values_without_the_certain_question_match_the_reference(i):
-    got = fire.solve(ALL[i], use_certain=False)
+    got = fire.solve(ALL[i], use_certain=False, use_split=False)  # the split plan settles some team cases too
     assert got.exact and got.won_for_certain is None
     assert got.win_probability == pytest.approx(float(ref.win_probability(ALL[i])), abs=TOL)
+
+
+# ---------------------------------------------------------------- team split plan
+
+TEAM_HIDDEN = TEAM + TEAM_REVEALED
+
+
+def solo_share(position: dict, player: int, aliens: set[int]) -> dict:
+    """Player `player` alone against the aliens in `aliens` (the others
+    destroyed), as a solo position for the reference; the partner's
+    batteries are out of play."""
+    mine, theirs = position["players"][player], position["players"][1 - player]
+    my_turn = position.get("turn", 0) == player
+    revealed = position.get("revealed")
+    out_of_play = (mine["destroyed"] + theirs["draw"] + theirs["discard"] + theirs["destroyed"]
+                   + [b for w in theirs["weapons"] for b in w] + ([revealed] if revealed and not my_turn else []))
+    return {
+        "mode": "solo",
+        "aliens": [dict(a, hits=a.get("hits", 0) if i in aliens else 4) for i, a in enumerate(position["aliens"])],
+        "weapons": mine["weapons"], "draw": mine["draw"], "discard": mine["discard"], "destroyed": out_of_play,
+        "revealed": revealed if my_turn else None,
+    }
+
+
+def reference_split(position: dict) -> Fraction:
+    live = [i for i, a in enumerate(position["aliens"]) if a.get("hits", 0) < 4]
+    best = Fraction(0)
+    for n in range(len(live) + 1):
+        for first in itertools.combinations(live, n):
+            rest = set(live) - set(first)
+            value = (ref.win_probability(solo_share(position, 0, set(first)))
+                     * ref.win_probability(solo_share(position, 1, rest)))
+            best = max(best, value)
+    return best
+
+
+@pytest.mark.parametrize("i", range(len(TEAM_HIDDEN)))
+def test_split_plan_matches_the_reference_and_stays_below_the_value(i):
+    # The best split's chance, recomputed from the reference's solo values
+    # (a product per split), and never above the team's exact value (it is
+    # a plan the players can follow).
+    position = TEAM_HIDDEN[i]
+    got = fire.split(position)
+    assert got.exact
+    assert got.win_probability == pytest.approx(float(reference_split(position)), abs=TOL), position
+    assert got.win_probability <= float(ref.win_probability(position)) + TOL
+    first, second = got.aliens
+    live = {j for j, a in enumerate(position["aliens"]) if a.get("hits", 0) < 4}
+    assert set(first) | set(second) == live and not set(first) & set(second)
+
+
+def test_split_plans_are_not_all_trivial():
+    values = [fire.split(p).win_probability for p in TEAM_HIDDEN]
+    assert sum(0 < v < 1 for v in values) >= 5 and sum(v == 1 for v in values) >= 3
+
+
+def test_a_split_multiplies_the_players_chances():
+    # One alien one hit from death each; each player alone wins 2/3 (the 1
+    # must not come last on its single weapon). The random cases never have
+    # both shares uncertain at once, so this one checks the product.
+    player = {"weapons": [[]], "draw": [{"energy": 5}, {"energy": 5}, {"energy": 1}], "discard": [],
+              "destroyed": [], "exchanges": 0}
+    position = {"mode": "team", "aliens": [{"strengths": [1, 1, 1, 1], "hits": 3}] * 2, "players": [player, player]}
+    got = fire.split(position)
+    assert reference_split(position) == Fraction(4, 9) == ref.win_probability(position)
+    assert got.exact and got.win_probability == pytest.approx(4 / 9, abs=TOL)
+    assert sorted(got.aliens) == [[0], [1]]
+
+
+@pytest.mark.parametrize("i", range(0, len(TEAM_HIDDEN), 2))
+def test_values_without_the_split_match_the_reference(i):
+    got = fire.solve(TEAM_HIDDEN[i], use_split=False)
+    assert got.exact and got.stats.decided_by != "split"
+    assert got.win_probability == pytest.approx(float(ref.win_probability(TEAM_HIDDEN[i])), abs=TOL)
+
+
+def test_split_needs_a_team_game():
+    with pytest.raises(InvalidPositionError, match="team"):
+        fire.split(LEVEL.position(aliens=1))
+
+
+@pytest.mark.parametrize("aliens", [3, 4])
+def test_team_level1_with_four_aliens_or_fewer_is_won_by_a_split(aliens):
+    # Two aliens each (three: two and one): each player alone destroys its
+    # share whatever the reveals, found without searching the team game.
+    r = fire.solve(TEAM_LEVEL.position(aliens=aliens), Limit(seconds=600, memory_mb=1024))
+    assert r.won_for_certain is True and r.exact and r.stats.decided_by == "split"
+    plan = fire.split(TEAM_LEVEL.position(aliens=aliens))
+    assert plan.win_probability == 1.0 and sorted(map(len, plan.aliens)) == [aliens // 2, aliens - aliens // 2]
 
 
 def test_a_value_just_below_1_is_not_a_certain_win():

@@ -148,6 +148,7 @@ const char* status_name(NodeKind k) {
 
 const char* decided_by_name(DecidedBy d) {
   switch (d) {
+    case DecidedBy::kSplit: return "split";
     case DecidedBy::kFocused: return "focused";
     case DecidedBy::kCertain: return "certain";
     case DecidedBy::kExpectimax: return "expectimax";
@@ -215,13 +216,13 @@ void init_fire(py::module_& m) {
   m.def(
       "solve",
       [](const PositionTuple& position, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb,
-         Control* control, bool use_pruning, bool use_dominance, bool use_certain, bool use_focus) {
+         Control* control, bool use_pruning, bool use_dominance, bool use_certain, bool use_focus, bool use_split) {
         const auto game = make_game(position);
         SolveResult r;
         {
           py::gil_scoped_release release;
           r = solve(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control,
-                    SolveOptions{ExpectimaxOptions{use_pruning, use_dominance}, use_certain, use_focus});
+                    SolveOptions{ExpectimaxOptions{use_pruning, use_dominance}, use_certain, use_focus, use_split});
         }
         py::dict d;
         put_value(d, r.value);
@@ -233,7 +234,7 @@ void init_fire(py::module_& m) {
       },
       py::arg("position"), py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
       py::arg("control") = nullptr, py::arg("use_pruning") = true, py::arg("use_dominance") = true,
-      py::arg("use_certain") = true, py::arg("use_focus") = true,
+      py::arg("use_certain") = true, py::arg("use_focus") = true, py::arg("use_split") = true,
       "The win probability under optimal play: exact, or a proved interval when a limit hit.");
 
   m.def(
@@ -266,6 +267,27 @@ void init_fire(py::module_& m) {
       py::arg("control") = nullptr,
       "Every distinct choice at the current decision with its win probability, best first; "
       "before a hidden reveal, the same for each battery that may be revealed.");
+
+  m.def(
+      "split",
+      [](const PositionTuple& position, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb,
+         Control* control) {
+        const auto game = make_game(position);
+        SplitResult r;
+        {
+          py::gil_scoped_release release;
+          r = split_plan(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control);
+        }
+        py::dict d;
+        put_value(d, Bounds{r.value, r.exact ? r.value : 1.0});
+        d["aliens"] = py::make_tuple(r.aliens[0], r.aliens[1]);
+        d["stats"] = stats_dict(r.stats);
+        return d;
+      },
+      py::arg("position"), py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
+      py::arg("control") = nullptr,
+      "Team mode: the best split of the live aliens between the players, each destroying its share "
+      "alone with no more gifts, and its win probability (a proved lower bound on the team's).");
 
   m.def(
       "apply",

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <tuple>
 
+#include "core/error.hpp"
 #include "core/rng.hpp"
 
 namespace sj::fire {
@@ -98,6 +100,111 @@ struct FocusedGame : PolicyGame {
   }
 };
 
+// A team plan that needs no search of the team game: the live aliens are
+// shared out and each player destroys its share alone, giving nothing
+// more. The decks are separate, so the two players' chances are
+// independent and the plan wins with the product of their solo games'
+// values; the best split's is a proved lower bound on the team's value (a
+// policy's), and where both shares are won for certain, so is the team.
+// A partner's shots never spoil a player's line: from more hits the same
+// shot reaches at least as far, whatever the strengths, so the player keeps
+// to its own game's line (at any live alien once its target is gone).
+class SplitPlan {
+ public:
+  // The two solo games' tables and the lookahead's share `memory_share` of
+  // 3/4 of the memory limit.
+  SplitPlan(const Game& game, Budget& budget, double memory_share)
+      : game_(game),
+        budget_(budget),
+        looked_(static_cast<uint64_t>(static_cast<double>(budget.limits().max_memory_mb * 1024 * 1024 * 3 / 4) *
+                                      memory_share / 3)) {
+    for (int p = 0; p < 2; ++p) {
+      parts_[static_cast<size_t>(p)] = std::make_unique<Game>(game.part_game(p));
+      searches_[static_cast<size_t>(p)] = std::make_unique<Expectimax<Game>>(
+          *parts_[static_cast<size_t>(p)], budget, ExpectimaxOptions{}, memory_share / 3);
+    }
+  }
+
+  struct Split {
+    double value = 0;     // each share at the lower end of its interval when the budget ran out first
+    bool exact = true;    // every share valued exactly
+    uint32_t first = 0;   // player 0's aliens (a bit per alien, game order); player 1 has the other live ones
+  };
+  // The best split; value 0 when none applies.
+  Split best(const State& s) {
+    uint32_t live = 0;
+    for (int a = 0; a < game_.alien_count(); ++a) live |= static_cast<uint32_t>(s.hits[static_cast<size_t>(a)] < 4) << a;
+    Split best;
+    for (uint32_t mine = live;; mine = (mine - 1) & live) {
+      const Bounds first = share(s, 0, mine);
+      best.exact = best.exact && first.exact();
+      if (first.lo > best.value) {
+        const Bounds second = share(s, 1, live & ~mine);
+        best.exact = best.exact && second.exact();
+        if (first.lo * second.lo > best.value) best.value = first.lo * second.lo, best.first = mine;
+      }
+      if (mine == 0 || best.value >= 1) break;
+    }
+    return best;
+  }
+  double value(const State& s) { return best(s).value; }
+
+  // The split's value after `plies` more moves and reveals, each move the
+  // one whose split is best: a policy too (play so, then split), and never
+  // below value(s), since one of the moves is the split's own. Where the
+  // budget runs out, the split at that state stands in.
+  double lookahead(const State& s, int plies) {
+    switch (game_.kind(s)) {
+      case NodeKind::kWin: return 1;
+      case NodeKind::kLoss: return 0;
+      default: break;
+    }
+    const Game::Key key = game_.key(s);
+    // A look as deep or deeper is as good (never below a shallower one).
+    if (const Looked* seen = looked_.find(key); seen && seen->plies >= plies) return seen->value;
+    if (plies == 0 || !budget_.spend()) return value(s);
+    std::vector<Child> children;  // not the hot loop: each node here values splits
+    double result = 0;
+    if (game_.kind(s) == NodeKind::kChance) {
+      game_.chance_children(s, children);
+      for (const Child& c : children) result += c.probability * lookahead(c.state, plies - 1);
+    } else {
+      game_.decision_children(s, children);
+      for (const Child& c : children) result = std::max(result, lookahead(c.state, plies - 1));
+    }
+    if (!budget_.stopped()) looked_.store(key, Looked{result, plies}, 1);
+    return result;
+  }
+
+  ExpectimaxStats stats() const {
+    ExpectimaxStats total = searches_[0]->stats();
+    const ExpectimaxStats other = searches_[1]->stats();
+    total.table += other.table;
+    total.cutoffs += other.cutoffs;
+    total.bound_prunes += other.bound_prunes;
+    total.max_depth = std::max(total.max_depth, other.max_depth);
+    return total;
+  }
+
+ private:
+  // Player p's chance of destroying the aliens in `aliens` alone.
+  Bounds share(const State& s, int p, uint32_t aliens) {
+    const std::optional<State> part = game_.part_state(s, p, aliens);
+    return part ? searches_[static_cast<size_t>(p)]->solve(*part) : Bounds{0, 0};
+  }
+
+  struct Looked {
+    double value = 0;
+    int plies = 0;
+  };
+
+  const Game& game_;
+  Budget& budget_;
+  std::array<std::unique_ptr<Game>, 2> parts_;
+  std::array<std::unique_ptr<Expectimax<Game>>, 2> searches_;
+  BoundedTable<Looked, Game::Key> looked_;
+};
+
 // Groups the moves at a decision by the state they reach, in move order.
 std::vector<Choice> distinct_choices(const Game& game, const State& s, std::vector<State>& states) {
   std::vector<Choice> choices;
@@ -132,6 +239,9 @@ Bounds best_of(std::vector<Choice>& choices) {
 // The share of a solve's budget that asks "won for certain?" first: enough
 // for the default solo Level 1's proof within 60 s.
 constexpr double kCertainShare = 0.75;
+// The share (of time and memory) for a team game's split plan.
+constexpr double kSplitShare = 0.15;
+constexpr int kSplitPlies = 12;
 
 // Asks `question` about each state whose verdict is still unknown, each on
 // a fair part of the budget's slice, in two rounds: the second gives what
@@ -187,6 +297,30 @@ std::vector<Certain> certain_verdicts(const Game& game, Budget& budget, const st
 SolveResult solve(const Game& game, const Limits& limits, Control* control, SolveOptions options) {
   Budget budget(limits, control);
   SolveResult r;
+  double known_lower = -1.0;
+  if (game.team() && options.split) {
+    // Cheap (two solo games), so it comes first: team games with few
+    // aliens are won for certain this way, and elsewhere it is a lower
+    // bound far above the fixed strategy's.
+    const auto slice = budget.begin_slice(kSplitShare, UINT64_MAX);
+    SplitPlan plan(game, budget, kSplitShare);
+    // Each look is a policy's value, even one the slice cuts short (the
+    // split stands in where it stopped), and deeper ones are never worse;
+    // a look that adds nothing ends the deepening.
+    for (int plies = 0; plies <= kSplitPlies && !budget.stopped() && known_lower < 1; plies += 2) {
+      const double looked = plan.lookahead(game.initial(), plies);
+      if (looked <= known_lower) break;
+      known_lower = looked;
+    }
+    budget.end_slice(slice);
+    if (known_lower >= 1) {
+      r.value = {1, 1};
+      r.certain = Certain::kWon;
+      r.decided_by = DecidedBy::kSplit;
+      r.stats = plan.stats();
+      return r;
+    }
+  }
   if (options.ask_certain) {
     // Is it won whatever the reveals? Cheaper than the value: a decision
     // needs one choice won for certain, and one losing reveal refutes a
@@ -204,14 +338,13 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Solv
   // The policy pass's tables are small (a fixed policy reaches few states)
   // and freed before the main search.
   constexpr double kPolicyShare = 0.1;
-  double known_lower = -1.0;
   if (options.search.use_pruning) {
     // A good policy's value, on half of the budget, is a proved lower bound
     // to search above (its lower end, if the slice ran out).
     const auto outer = budget.begin_slice(0.5, UINT64_MAX);
     StrategyGame forced{{game}};
     Expectimax<StrategyGame> strategy(forced, budget, {}, kPolicyShare);
-    known_lower = strategy.solve(game.initial()).lo;
+    known_lower = std::max(known_lower, strategy.solve(game.initial()).lo);
     std::vector<Child> scratch;
     ImprovedGame improved{{game}, strategy, scratch};
     Expectimax<ImprovedGame> policy(improved, budget, {}, kPolicyShare);
@@ -221,6 +354,22 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Solv
   Expectimax<Game> search(game, budget, options.search);
   r.value = search.solve(game.initial(), known_lower);
   r.stats = search.stats();
+  return r;
+}
+
+SplitResult split_plan(const Game& game, const Limits& limits, Control* control) {
+  if (!game.team()) throw InvalidInput("split: only a team game can be split between players");
+  Budget budget(limits, control);
+  SplitPlan plan(game, budget, 1.0);
+  const SplitPlan::Split best = plan.best(game.initial());
+  SplitResult r;
+  r.value = best.value;
+  r.exact = best.exact;
+  for (int a = 0; a < game.alien_count(); ++a)
+    if (game.initial().hits[static_cast<size_t>(a)] < 4)
+      r.aliens[best.first >> a & 1 ? 0 : 1].push_back(game.alien_input(a));
+  for (auto& mine : r.aliens) std::sort(mine.begin(), mine.end());
+  r.stats = plan.stats();
   return r;
 }
 
@@ -243,14 +392,25 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
       break;
     }
   }
-  // Which choices are won whatever the reveals (value exactly 1), on one
-  // table so that their proofs share work.
+  // Proved lower bounds per choice: a team game's split plan first (where
+  // it is 1, the choice is won for certain), then the certain-win question
+  // for the others, on one table so that their proofs share work.
   std::vector<double> lower(states.size(), -1.0);
+  if (game.team()) {
+    const auto slice = budget.begin_slice(kSplitShare, UINT64_MAX);
+    SplitPlan plan(game, budget, kSplitShare);
+    for (size_t i = 0; i < states.size(); ++i) lower[i] = plan.value(states[i]);
+    budget.end_slice(slice);
+  }
   {
-    ExpectimaxStats certain_stats;
-    const std::vector<Certain> verdicts = certain_verdicts(game, budget, states, true, certain_stats);
+    std::vector<size_t> open;
+    std::vector<State> asked;
     for (size_t i = 0; i < states.size(); ++i)
-      if (verdicts[i] == Certain::kWon) lower[i] = 1;
+      if (lower[i] < 1) open.push_back(i), asked.push_back(states[i]);
+    ExpectimaxStats certain_stats;
+    const std::vector<Certain> verdicts = certain_verdicts(game, budget, asked, true, certain_stats);
+    for (size_t k = 0; k < open.size(); ++k)
+      if (verdicts[k] == Certain::kWon) lower[open[k]] = 1;
   }
   // The fixed strategy's value of each other choice, on a slice of the
   // budget: proved lower bounds that keep a hint useful when the exact
@@ -264,7 +424,7 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
     for (size_t i = 0; i < states.size(); ++i) {
       if (lower[i] >= 1) continue;
       const auto part = budget.begin_slice(1.0 / static_cast<double>(open--), UINT64_MAX);
-      lower[i] = strategy.solve(states[i]).lo;
+      lower[i] = std::max(lower[i], strategy.solve(states[i]).lo);
       budget.end_slice(part);
     }
     budget.end_slice(outer);

@@ -1,6 +1,7 @@
 // Fire! answers built on the generic expectimax: win probabilities under
 // optimal play, valued hints, and a simple fixed strategy to compare with.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -15,11 +16,13 @@ struct SolveOptions {
   ExpectimaxOptions search;
   bool ask_certain = true;  // ask "won whatever the reveals?" before valuing
   bool focus = true;        // ask it first with fewer choices (FocusedGame)
+  bool split = true;        // team mode: value the split plan first (SplitPlan)
 };
 
-// Which search gave the value: a certain-win proof with the focused
-// choices or with every choice, or the expectimax.
-enum class DecidedBy : uint8_t { kFocused, kCertain, kExpectimax };
+// Which search gave the value: a team split plan won for certain, a
+// certain-win proof with the focused choices or with every choice, or the
+// expectimax.
+enum class DecidedBy : uint8_t { kSplit, kFocused, kCertain, kExpectimax };
 
 struct SolveResult {
   Bounds value;  // exact when value.exact()
@@ -28,6 +31,18 @@ struct SolveResult {
   ExpectimaxStats stats;  // of the search that gave the value; nodes and time of all
 };
 SolveResult solve(const Game& game, const Limits& limits, Control* control, SolveOptions options = {});
+
+// Team mode: the best way to share the live aliens out so that each
+// player destroys its share alone, giving nothing more. Its value, the
+// product of the two players' chances (their decks are separate), is a
+// proved lower bound on the team's (a policy's value).
+struct SplitResult {
+  double value = 0;
+  bool exact = false;  // both chances valued exactly (else their lower ends)
+  std::array<std::vector<int>, 2> aliens;  // input indices, per player
+  ExpectimaxStats stats;
+};
+SplitResult split_plan(const Game& game, const Limits& limits, Control* control);  // throws InvalidInput in solo mode
 
 struct Choice {
   Move move;

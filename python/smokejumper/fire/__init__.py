@@ -206,10 +206,11 @@ class Value(BaseModel):
 
 
 class SolveStats(Stats):
-    decided_by: Literal["focused", "certain", "expectimax"] = Field(
-        description="The search that gave the value: a won-for-certain proof with the focused choices "
+    decided_by: Literal["split", "focused", "certain", "expectimax"] = Field(
+        description="The search that gave the value: in team mode, a split of the aliens that each player "
+                    "destroys alone for certain; a won-for-certain proof with the focused choices "
                     "(weakest battery destroyed, most hits, no shot for nothing while a charge is possible) "
-                    "or with every choice, or the expectimax")
+                    "or with every choice; or the expectimax")
 
 
 class SolveResult(Value):
@@ -236,6 +237,12 @@ class HintResult(Value):
     choices: list[Choice] = Field(description="Every distinct choice at the decision, best first")
     reveals: list[RevealChoices] = Field(
         description="Before a hidden reveal: the choices after each battery that may come up")
+    stats: Stats
+
+
+class SplitResult(Value):
+    aliens: tuple[list[int], list[int]] = Field(
+        description="The live aliens (input indices) each player destroys alone")
     stats: Stats
 
 
@@ -292,16 +299,18 @@ def check(position: PositionLike) -> CheckResult:
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
           use_pruning: bool = True, use_dominance: bool = True, use_certain: bool = True,
-          use_focus: bool = True) -> SolveResult:
+          use_focus: bool = True, use_split: bool = True) -> SolveResult:
     """The win probability under optimal play: exact, or a proved interval
     when a limit stops the search. It first asks whether the position is
-    won whatever the reveals (``won_for_certain``). ``use_pruning``,
-    ``use_dominance``, ``use_certain`` (ask that first) and ``use_focus``
-    (ask it first with the focused choices) are for benchmarks and tests."""
+    won whatever the reveals (``won_for_certain``); in team mode, before
+    that, how well the players do with the aliens split between them.
+    ``use_pruning``, ``use_dominance``, ``use_certain`` (ask that first),
+    ``use_focus`` (ask it first with the focused choices) and ``use_split``
+    (value the split first) are for benchmarks and tests."""
     p = load_position(position)
     return SolveResult.model_validate(
         _native.solve(p.native(), *(limit or Limit()).native(), control, use_pruning, use_dominance, use_certain,
-                      use_focus))
+                      use_focus, use_split))
 
 
 def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:
@@ -309,6 +318,16 @@ def hint(position: PositionLike, limit: Limit | None = None, *, control: Control
     hidden reveal: per battery that may come up). The limit is shared."""
     p = load_position(position)
     return HintResult.model_validate(_native.hint(p.native(), *(limit or Limit()).native(), control))
+
+
+def split(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> SplitResult:
+    """Team mode: the best way to share the live aliens out, each player
+    destroying its share alone and giving nothing more, with the chance that
+    both succeed (their decks are separate, so it is the product of the two
+    solo chances). A plan the players can follow, so its chance is a proved
+    lower bound on the team's; ``interval`` is the plan's own."""
+    p = load_position(position)
+    return SplitResult.model_validate(_native.split(p.native(), *(limit or Limit()).native(), control))
 
 
 def apply(position: PositionLike, move: Move | dict) -> CheckResult:
@@ -365,6 +384,6 @@ Analysis.model_rebuild()
 
 __all__ = [
     "Alien", "Analysis", "Battery", "CheckResult", "Choice", "HintResult", "Move", "Player", "Position", "Reveal",
-    "ReplayResult", "SolveResult", "StrategyResult", "apply", "check", "hint", "levels", "replay", "solve",
-    "strategy", "strategy_move",
+    "ReplayResult", "SolveResult", "SplitResult", "StrategyResult", "apply", "check", "hint", "levels", "replay",
+    "solve", "split", "strategy", "strategy_move",
 ]
