@@ -107,7 +107,9 @@ def certain(seconds: float, cases: list[tuple[str, int, int]]) -> None:
     print("| level | aliens | batteries per deck | won for certain | win probability | nodes | states | seconds | "
           "expectimax alone | its nodes | its seconds | node ratio | time ratio |")
     print("| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
-    for mode, aliens, n, on, off in side_by_side(seconds, cases, {}, {"use_certain": False}):
+    # Without the team split plan, which would decide the team cases first.
+    for mode, aliens, n, on, off in side_by_side(seconds, cases, {"use_split": False},
+                                                 {"use_certain": False, "use_split": False}):
         print(f"| {mode} | {aliens} | {n} | {on.won_for_certain} | {value_text(on)} | {on.stats.nodes:,} | "
               f"{on.stats.states_stored:,} | {on.stats.seconds:.1f} | {value_text(off)} | {off.stats.nodes:,} | "
               f"{off.stats.seconds:.1f} | " + ratio_cells(on, off), flush=True)
@@ -120,10 +122,28 @@ def focus(seconds: float, cases: list[tuple[str, int, int]]) -> None:
     print("| level | aliens | batteries per deck | won for certain | decided by | nodes | states | seconds | "
           "every choice: won | its nodes | its seconds | node ratio | time ratio |")
     print("| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
-    for mode, aliens, n, on, off in side_by_side(seconds, cases, {}, {"use_focus": False}):
+    for mode, aliens, n, on, off in side_by_side(seconds, cases, {"use_split": False},
+                                                 {"use_focus": False, "use_split": False}):
         print(f"| {mode} | {aliens} | {n} | {on.won_for_certain} | {on.stats.decided_by} | {on.stats.nodes:,} | "
               f"{on.stats.states_stored:,} | {on.stats.seconds:.1f} | {off.won_for_certain} | {off.stats.nodes:,} | "
               f"{off.stats.seconds:.1f} | " + ratio_cells(on, off), flush=True)
+
+
+def split(seconds: float, aliens: list[int]) -> None:
+    """Team Level 1: solve with the split plan first (each player destroys
+    a share of the aliens alone) against solve without it, side by side."""
+    print(f"\n## Team: the split plan first against without it (limit {seconds:g} s each)\n")
+    print("| aliens | best split | its value | its seconds | solve: value | decided by | seconds | "
+          "without: value | without: won for certain | without: seconds | time ratio |")
+    print("| ---: | --- | --- | ---: | --- | --- | ---: | --- | --- | ---: | ---: |")
+    for mode, a, n, on, off in side_by_side(seconds, [("team", a, 10) for a in aliens], {}, {"use_split": False}):
+        t0 = time.perf_counter()
+        plan = fire.split(first_batteries(fire.levels.team_level1(), a, n), Limit(seconds=seconds, memory_mb=4096))
+        plan_seconds = time.perf_counter() - t0
+        print(f"| {a} | {len(plan.aliens[0])} + {len(plan.aliens[1])} | {value_text(plan)} | {plan_seconds:.2f} | "
+              f"{value_text(on)} | {on.stats.decided_by} | {on.stats.seconds:.1f} | {value_text(off)} | "
+              f"{off.won_for_certain} | {off.stats.seconds:.1f} | {'' if off.exact else '> '}"
+              f"{off.stats.seconds / max(1e-9, on.stats.seconds):.1f}x |", flush=True)
 
 
 def reference_ratio(count: int) -> None:
@@ -183,6 +203,7 @@ def main() -> None:
         certain(min(args.seconds, 5), [("solo", 1, 15), ("team", 1, 7)])
         focus(min(args.seconds, 5), [("solo", 3, 13), ("team", 1, 7)])
         dominance(min(args.seconds, 5), [("solo", 2, 11), ("team", 1, 6)])
+        split(min(args.seconds, 5), [2, 4])
         levels(min(args.seconds, 5), [1], 2000)
     else:
         reference_ratio(40)
@@ -193,6 +214,7 @@ def main() -> None:
                              ("team", 2, 10), ("team", 3, 10), ("team", 1, 7)])
         dominance(args.seconds, [("solo", 2, 11), ("solo", 3, 12), ("solo", 3, 13), ("solo", 4, 14),
                                  ("team", 1, 7), ("team", 2, 7)])
+        split(args.seconds, [1, 2, 3, 4, 5])
         levels(args.seconds, [1, 2, 5], 100000)
     print(f"\npeak RSS: {peak_rss_mb():.0f} MiB")
 

@@ -136,6 +136,7 @@ class SplitPlan {
     for (int a = 0; a < game_.alien_count(); ++a) live |= static_cast<uint32_t>(s.hits[static_cast<size_t>(a)] < 4) << a;
     Split best;
     for (uint32_t mine = live;; mine = (mine - 1) & live) {
+      if (!canonical(s, mine)) continue;  // 0 is canonical, so the loop still ends below
       const Bounds first = share(s, 0, mine);
       best.exact = best.exact && first.exact();
       if (first.lo > best.value) {
@@ -161,8 +162,13 @@ class SplitPlan {
     }
     const Game::Key key = game_.key(s);
     // A look as deep or deeper is as good (never below a shallower one).
-    if (const Looked* seen = looked_.find(key); seen && seen->plies >= plies) return seen->value;
-    if (plies == 0 || !budget_.spend()) return value(s);
+    const Looked* seen = looked_.find(key);
+    if (seen && seen->plies >= plies) return seen->value;
+    if (!seen && game_.upper_bound(s) < 1) return 0;  // a dead end: no line wins
+    // A split here is a policy too; where it is 1 nothing deeper can beat it.
+    const double here = seen ? seen->split : value(s);
+    if (!seen) looked_.store(key, Looked{here, here, 0}, 1);
+    if (plies == 0 || here >= 1 || !budget_.spend()) return here;
     std::vector<Child> children;  // not the hot loop: each node here values splits
     double result = 0;
     if (game_.kind(s) == NodeKind::kChance) {
@@ -170,9 +176,11 @@ class SplitPlan {
       for (const Child& c : children) result += c.probability * lookahead(c.state, plies - 1);
     } else {
       game_.decision_children(s, children);
-      for (const Child& c : children) result = std::max(result, lookahead(c.state, plies - 1));
+      for (size_t i = 0; i < children.size() && result < 1; ++i)
+        result = std::max(result, lookahead(children[i].state, plies - 1));
     }
-    if (!budget_.stopped()) looked_.store(key, Looked{result, plies}, 1);
+    result = std::max(result, here);  // already so unless the budget cut the look short
+    if (!budget_.stopped()) looked_.store(key, Looked{here, result, plies}, 1);
     return result;
   }
 
@@ -187,6 +195,19 @@ class SplitPlan {
   }
 
  private:
+  // Aliens with the same strengths and hits are interchangeable, so of the
+  // splits that differ only in which of them player 0 takes, only the one
+  // taking the first few is valued (five fresh aliens: 6 splits, not 32).
+  bool canonical(const State& s, uint32_t mine) const {
+    for (int b = 1; b < game_.alien_count(); ++b)
+      if (mine >> b & 1)
+        for (int a = 0; a < b; ++a)
+          if (!(mine >> a & 1) && s.hits[static_cast<size_t>(a)] == s.hits[static_cast<size_t>(b)] &&
+              s.hits[static_cast<size_t>(a)] < 4 && game_.same_strengths(a, b))
+            return false;
+    return true;
+  }
+
   // Player p's chance of destroying the aliens in `aliens` alone.
   Bounds share(const State& s, int p, uint32_t aliens) {
     const std::optional<State> part = game_.part_state(s, p, aliens);
@@ -194,7 +215,8 @@ class SplitPlan {
   }
 
   struct Looked {
-    double value = 0;
+    double split = 0;  // value() here
+    double value = 0;  // the look `plies` deep
     int plies = 0;
   };
 
@@ -240,8 +262,8 @@ Bounds best_of(std::vector<Choice>& choices) {
 // for the default solo Level 1's proof within 60 s.
 constexpr double kCertainShare = 0.75;
 // The share (of time and memory) for a team game's split plan.
-constexpr double kSplitShare = 0.15;
-constexpr int kSplitPlies = 12;
+constexpr double kSplitShare = 0.4;
+constexpr int kSplitPlies = 400;  // more than any game lasts: time or a look that adds nothing ends it
 
 // Asks `question` about each state whose verdict is still unknown, each on
 // a fair part of the budget's slice, in two rounds: the second gives what

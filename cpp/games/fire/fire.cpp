@@ -160,6 +160,7 @@ Game::Game(const PositionSpec& spec) {
   }
   s.turn = static_cast<uint8_t>(spec.turn);
   if (spec.revealed) s.revealed = static_cast<int8_t>(kind_of(*spec.revealed));
+  totals_ = totals(s);
   if (s.live_aliens > 0) start_turn(s);
   build_relaxation();
 }
@@ -296,7 +297,7 @@ std::array<int, kMaxKinds> Game::totals(const State& s) const {
 }
 
 void Game::build_relaxation() {
-  const std::array<int, kMaxKinds> total = totals(initial_);
+  const std::array<int, kMaxKinds>& total = totals_;
   uint64_t pools = 1, codes = 1;
   for (int k = 0; k < kinds_count_; ++k) {
     pool_radix_[static_cast<size_t>(k)] = static_cast<uint32_t>(pools);
@@ -666,7 +667,7 @@ Game Game::part_game(int p) const {
   for (int a = 0; a < aliens_; ++a) spec.aliens.push_back(AlienSpec{strengths_[static_cast<size_t>(a)], 0});
   PlayerSpec player;
   player.weapons.resize(static_cast<size_t>(weapons(p)));
-  std::array<int, kMaxKinds> total = totals(initial_);
+  const std::array<int, kMaxKinds>& total = totals_;
   for (int k = 0; k < kinds_count_; ++k)
     for (int n = 0; n < total[static_cast<size_t>(k)]; ++n) player.draw.push_back(kinds_[static_cast<size_t>(k)]);
   spec.players.push_back(player);
@@ -677,7 +678,7 @@ std::optional<State> Game::part_state(const State& s, int p, uint32_t aliens) co
   const size_t pi = static_cast<size_t>(p);
   if (s.next_known[pi] >= 0) return std::nullopt;
   State t;
-  std::array<int, kMaxKinds> out_of_play = totals(initial_);
+  std::array<int, kMaxKinds> out_of_play = totals_;
   auto take = [&](int from, int to) {
     for (int k = 0; k < kinds_count_; ++k) {
       const size_t ki = static_cast<size_t>(k);

@@ -159,6 +159,7 @@ class Game {
   std::optional<State> part_state(const State& s, int p, uint32_t aliens) const;
   int alien_count() const { return aliens_; }
   int alien_input(int a) const { return alien_input_[static_cast<size_t>(a)]; }  // game order -> input index
+  bool same_strengths(int a, int b) const { return group_[static_cast<size_t>(a)] == group_[static_cast<size_t>(b)]; }
 
   // Hits an alien (game order) at `hits` takes from damage `damage`.
   int hits_from(int alien, int hits, int damage) const;
@@ -218,6 +219,7 @@ class Game {
   std::array<int, kMaxAliens> alien_input_{};  // game order -> input index
   std::array<std::vector<int8_t>, kMaxPlayers> known_order_;  // kinds, draw order
   int location_bits_ = 3;
+  std::array<int, kMaxKinds> totals_{};  // batteries of each kind in the game
   State initial_;
 };
 
