@@ -2,7 +2,8 @@
 side by side in one run (C++ against the Python reference, pruning on
 against off), nodes/s, states stored and memory.
 
-    .venv/bin/python bench/fire.py [--seconds 60] [--quick] [--long SECONDS [--team] [--memory-mb MB]]
+    .venv/bin/python bench/fire.py [--seconds 60] [--quick] [--tables NAME,...]
+                                   [--long SECONDS [--team] [--memory-mb MB]]
 """
 
 from __future__ import annotations
@@ -142,8 +143,14 @@ def split(seconds: float, aliens: list[int]) -> None:
         plan_seconds = time.perf_counter() - t0
         print(f"| {a} | {len(plan.aliens[0])} + {len(plan.aliens[1])} | {value_text(plan)} | {plan_seconds:.2f} | "
               f"{value_text(on)} | {on.stats.decided_by} | {on.stats.seconds:.1f} | {value_text(off)} | "
-              f"{off.won_for_certain} | {off.stats.seconds:.1f} | {'' if off.exact else '> '}"
-              f"{off.stats.seconds / max(1e-9, on.stats.seconds):.1f}x |", flush=True)
+              f"{off.won_for_certain} | {off.stats.seconds:.1f} | {time_ratio(on, off)} |", flush=True)
+
+
+def time_ratio(on: fire.SolveResult, off: fire.SolveResult) -> str:
+    """How many times longer `off` took; a floor when it did not finish."""
+    if not on.exact and not off.exact:
+        return "both at the limit"
+    return f"{'' if off.exact else '> '}{off.stats.seconds / max(1e-9, on.stats.seconds):.1f}x"
 
 
 def reference_ratio(count: int) -> None:
@@ -192,6 +199,8 @@ def main() -> None:
                         help="only Level 1 from its start, with this limit (try 2400)")
     parser.add_argument("--team", action="store_true", help="with --long: the team level")
     parser.add_argument("--memory-mb", type=int, default=8000, help="with --long: the memory limit")
+    parser.add_argument("--tables", help="only these tables of the full run, comma-separated: "
+                                         "reference, small, certain, focus, dominance, split, levels")
     args = parser.parse_args()
     print(f"# Fire! benchmarks ({time.strftime('%Y-%m-%d')})")
     if args.long:
@@ -206,16 +215,26 @@ def main() -> None:
         split(min(args.seconds, 5), [2, 4])
         levels(min(args.seconds, 5), [1], 2000)
     else:
-        reference_ratio(40)
-        small_decks(args.seconds)
-        certain(args.seconds, [("solo", 1, 15), ("solo", 2, 11), ("solo", 3, 13), ("solo", 4, 14), ("solo", 5, 15),
-                               ("team", 1, 7), ("team", 1, 10), ("team", 2, 10), ("team", 3, 10)])
-        focus(args.seconds, [("solo", 3, 13), ("solo", 4, 14), ("solo", 5, 15), ("solo", 2, 11),
-                             ("team", 2, 10), ("team", 3, 10), ("team", 1, 7)])
-        dominance(args.seconds, [("solo", 2, 11), ("solo", 3, 12), ("solo", 3, 13), ("solo", 4, 14),
-                                 ("team", 1, 7), ("team", 2, 7)])
-        split(args.seconds, [1, 2, 3, 4, 5])
-        levels(args.seconds, [1, 2, 5], 100000)
+        s = args.seconds
+        tables = {
+            "reference": lambda: reference_ratio(40),
+            "small": lambda: small_decks(s),
+            "certain": lambda: certain(s, [("solo", 1, 15), ("solo", 2, 11), ("solo", 3, 13), ("solo", 4, 14),
+                                           ("solo", 5, 15), ("team", 1, 7), ("team", 1, 10), ("team", 2, 10),
+                                           ("team", 3, 10)]),
+            "focus": lambda: focus(s, [("solo", 3, 13), ("solo", 4, 14), ("solo", 5, 15), ("solo", 2, 11),
+                                       ("team", 2, 10), ("team", 3, 10), ("team", 1, 7)]),
+            "dominance": lambda: dominance(s, [("solo", 2, 11), ("solo", 3, 12), ("solo", 3, 13), ("solo", 4, 14),
+                                               ("team", 1, 7), ("team", 2, 7)]),
+            "split": lambda: split(s, [1, 2, 3, 4, 5]),
+            "levels": lambda: levels(s, [1, 2, 5], 100000),
+        }
+        chosen = args.tables.split(",") if args.tables else list(tables)
+        unknown = set(chosen) - set(tables)
+        if unknown:
+            parser.error(f"--tables: no table named {', '.join(sorted(unknown))}; choose from {', '.join(tables)}")
+        for name in chosen:
+            tables[name]()
     print(f"\npeak RSS: {peak_rss_mb():.0f} MiB")
 
 
