@@ -1,4 +1,4 @@
-"""/v1/fire/...: solve, hint, check, apply, replay, the fixed strategy's
+"""/v1/fire/...: solve, hint, split, check, apply, replay, the fixed strategy's
 move, and the Level 1 definitions for Fire!
 
 Bodies and answers reuse the models of :mod:`smokejumper.fire`; searches run
@@ -13,7 +13,8 @@ from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
 from smokejumper import InvalidPositionError, fire
-from smokejumper.fire import CheckResult, HintResult, Move, Position, ReplayResult, Reveal, SolveResult
+from smokejumper.fire import (CheckResult, HintResult, Move, Position, ReplayResult, Reveal, SolveResult,
+                              SplitResult)
 from smokejumper.fire.levels import Level
 
 from .limits import LimitRequest, Searches
@@ -148,6 +149,13 @@ def router(settings: Settings, runner: Runner) -> APIRouter:
     async def hint(request: Request, body: Annotated[FireSearchRequest, Body()]) -> HintResult:
         return await searches.run(request, body.limit,
                                   lambda limit, control: fire.hint(body.position, limit, control=control))
+
+    @r.post("/split", response_model=SplitResult, responses=errors,
+            summary="Team mode: the best split of the aliens, each player destroying its share alone, "
+                    "and its win probability (a proved lower bound on the team's)")
+    async def split(request: Request, body: Annotated[FireSearchRequest, Body()]) -> SplitResult:
+        return await searches.run(request, body.limit,
+                                  lambda limit, control: fire.split(body.position, limit, control=control))
 
     @r.post("/check", response_model=CheckResult, responses=quick,
             summary="Validate a position, do what is automatic, and list every legal move")

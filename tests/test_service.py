@@ -597,6 +597,18 @@ def test_fire_solve_small(client):
     assert result["won_for_certain"] is False  # a value below 1: some reveals lose
 
 
+def test_fire_split_shares_the_aliens_out(client):
+    team = fire.levels.team_level1().position(aliens=4).model_dump(mode="json")
+    r = client.post("/v1/fire/split", json={"position": team, "limit": {"seconds": 30}})
+    assert r.status_code == 200, r.text
+    result = r.json()
+    assert_value(result)
+    assert result["exact"] and result["win_probability"] == 1.0
+    assert sorted(result["aliens"]) == [[0, 1], [2, 3]]
+    solo = client.post("/v1/fire/split", json={"position": FIRE_SMALL})
+    assert_problem(solo, 422, "team")
+
+
 def test_fire_hint_at_a_decision_agrees_with_solve(client):
     solved = client.post("/v1/fire/solve", json={"position": FIRE_DECISION}).json()
     r = client.post("/v1/fire/hint", json={"position": FIRE_DECISION, "limit": {"seconds": 3}})
