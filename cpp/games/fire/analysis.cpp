@@ -154,13 +154,16 @@ class SplitPlan {
   // one whose split is best: a policy too (play so, then split), and never
   // below value(s), since one of the moves is the split's own. Where the
   // budget runs out, the split at that state stands in.
-  double lookahead(const State& s, int plies) {
+  double lookahead(const State& s, int plies) { return lookahead(s, game_.key(s), plies); }
+
+ private:
+  // The same, given the state's key (children come with theirs).
+  double lookahead(const State& s, const Game::Key& key, int plies) {
     switch (game_.kind(s)) {
       case NodeKind::kWin: return 1;
       case NodeKind::kLoss: return 0;
       default: break;
     }
-    const Game::Key key = game_.key(s);
     // A look as deep or deeper is as good (never below a shallower one).
     const Looked* seen = looked_.find(key);
     if (seen && seen->plies >= plies) return seen->value;
@@ -173,17 +176,18 @@ class SplitPlan {
     double result = 0;
     if (game_.kind(s) == NodeKind::kChance) {
       game_.chance_children(s, children);
-      for (const Child& c : children) result += c.probability * lookahead(c.state, plies - 1);
+      for (const Child& c : children) result += c.probability * lookahead(c.state, c.key, plies - 1);
     } else {
       game_.decision_children(s, children);
       for (size_t i = 0; i < children.size() && result < 1; ++i)
-        result = std::max(result, lookahead(children[i].state, plies - 1));
+        result = std::max(result, lookahead(children[i].state, children[i].key, plies - 1));
     }
     result = std::max(result, here);  // already so unless the budget cut the look short
     if (!budget_.stopped()) looked_.store(key, Looked{here, result, plies}, 1);
     return result;
   }
 
+ public:
   ExpectimaxStats stats() const {
     ExpectimaxStats total = searches_[0]->stats();
     const ExpectimaxStats other = searches_[1]->stats();
