@@ -297,11 +297,10 @@ std::array<int, kMaxKinds> Game::totals(const State& s) const {
 }
 
 void Game::build_relaxation() {
-  const std::array<int, kMaxKinds>& total = totals_;
   uint64_t pools = 1, codes = 1;
   for (int k = 0; k < kinds_count_; ++k) {
     pool_radix_[static_cast<size_t>(k)] = static_cast<uint32_t>(pools);
-    pools *= static_cast<uint64_t>(total[static_cast<size_t>(k)] + 1);
+    pools *= static_cast<uint64_t>(totals_[static_cast<size_t>(k)] + 1);
     if (pools > kMaxRelaxedPools) return;
   }
   for (int a = 0; a < aliens_; ++a) codes *= 5;
@@ -312,7 +311,7 @@ void Game::build_relaxation() {
   // fires (all but its strongest battery stay below 10).
   std::array<int, kMaxKinds> pool{}, sub{};
   for (uint64_t p = 0; p < pools; ++p) {
-    for (size_t k = 0; k < kinds; ++k) pool[k] = static_cast<int>(p / pool_radix_[k] % static_cast<uint64_t>(total[k] + 1));
+    for (size_t k = 0; k < kinds; ++k) pool[k] = static_cast<int>(p / pool_radix_[k] % static_cast<uint64_t>(totals_[k] + 1));
     sub.fill(0);
     for (;;) {
       size_t k = 0;  // next sub-multiset (odometer)
@@ -399,23 +398,30 @@ std::array<bool, kMaxPlayers * kMaxWeapons> Game::live_weapons(const State& s) c
   return live;
 }
 
+// Calls f(kind, count) for the batteries still in play: in piles, on
+// weapons that can fire again, and the revealed one.
+template <class F>
+void Game::for_each_in_play(const State& s, F&& f) const {
+  const auto live = live_weapons(s);
+  for (int p = 0; p < players_; ++p)
+    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons(p); ++loc) {
+      if (loc == loc_destroyed(p)) continue;
+      if (loc >= loc_weapon(p, 0) && !live[static_cast<size_t>(slot(p, loc - loc_weapon(p, 0)))]) continue;
+      for (int k = 0; k < kinds_count_; ++k)
+        if (const int n = s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)]) f(k, n);
+    }
+  if (s.revealed >= 0) f(s.revealed, 1);
+}
+
 // Admissible: 0 only when no line can win, in the relaxation where every
 // shot may use any batteries still in play (not destroyed, not stuck on a
 // weapon that can never fire; whoever holds them, wherever they lie) and
 // still destroys one of them. More damage and more hits never hurt, so
 // each shot is the strongest for the kind it destroys.
 double Game::upper_bound(const State& s) const {
-  const auto live = live_weapons(s);
-  if (relaxed_.empty()) return cheap_upper_bound(s, live);
+  if (relaxed_.empty()) return cheap_upper_bound(s);
   uint32_t pool = 0;
-  for (int p = 0; p < players_; ++p)
-    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons(p); ++loc) {
-      if (loc == loc_destroyed(p)) continue;
-      if (loc >= loc_weapon(p, 0) && !live[static_cast<size_t>(slot(p, loc - loc_weapon(p, 0)))]) continue;
-      for (int k = 0; k < kinds_count_; ++k)
-        pool += s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)] * pool_radix_[static_cast<size_t>(k)];
-    }
-  if (s.revealed >= 0) pool += pool_radix_[static_cast<size_t>(s.revealed)];
+  for_each_in_play(s, [&](int kind, int count) { pool += static_cast<uint32_t>(count) * pool_radix_[static_cast<size_t>(kind)]; });
   return relaxed_winnable(pool, s.hits) ? 1.0 : 0.0;
 }
 
@@ -423,7 +429,7 @@ double Game::upper_bound(const State& s) const {
 // is at most (9 + the largest energy - 10) times all the crosshairs, every
 // alien needs its hits in shots of at most that damage, every shot but the
 // last destroys a battery, and the last still needs 10 energy.
-double Game::cheap_upper_bound(const State& s, const std::array<bool, kMaxPlayers * kMaxWeapons>& live) const {
+double Game::cheap_upper_bound(const State& s) const {
   std::array<int, kMaxBatteries> energies{};
   int n = 0, total_energy = 0, total_crosshairs = 0, max_energy = 0;
   auto add = [&](int kind, int count) {
@@ -433,13 +439,7 @@ double Game::cheap_upper_bound(const State& s, const std::array<bool, kMaxPlayer
     total_crosshairs += count * b.crosshairs;
     if (count > 0) max_energy = std::max(max_energy, b.energy);
   };
-  for (int p = 0; p < players_; ++p)
-    for (int loc = loc_draw(p); loc < loc_draw(p) + 3 + weapons(p); ++loc) {
-      if (loc == loc_destroyed(p)) continue;
-      if (loc >= loc_weapon(p, 0) && !live[static_cast<size_t>(slot(p, loc - loc_weapon(p, 0)))]) continue;
-      for (int k = 0; k < kinds_count_; ++k) add(k, s.count[static_cast<size_t>(loc)][static_cast<size_t>(k)]);
-    }
-  if (s.revealed >= 0) add(s.revealed, 1);
+  for_each_in_play(s, add);
   const int max_damage = std::max(0, std::min(kFireAt - 1 + max_energy, total_energy) - kFireAt) * total_crosshairs;
   int shots = 0;
   for (int a = 0; a < aliens_; ++a) {
@@ -667,9 +667,8 @@ Game Game::part_game(int p) const {
   for (int a = 0; a < aliens_; ++a) spec.aliens.push_back(AlienSpec{strengths_[static_cast<size_t>(a)], 0});
   PlayerSpec player;
   player.weapons.resize(static_cast<size_t>(weapons(p)));
-  const std::array<int, kMaxKinds>& total = totals_;
   for (int k = 0; k < kinds_count_; ++k)
-    for (int n = 0; n < total[static_cast<size_t>(k)]; ++n) player.draw.push_back(kinds_[static_cast<size_t>(k)]);
+    for (int n = 0; n < totals_[static_cast<size_t>(k)]; ++n) player.draw.push_back(kinds_[static_cast<size_t>(k)]);
   spec.players.push_back(player);
   return Game(spec);
 }

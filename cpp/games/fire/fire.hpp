@@ -196,7 +196,9 @@ class Game {
   void reshuffle(State& s, int p) const;
   int order_score(const State& s, const Move& m) const;
   std::array<bool, kMaxPlayers * kMaxWeapons> live_weapons(const State& s) const;
-  double cheap_upper_bound(const State& s, const std::array<bool, kMaxPlayers * kMaxWeapons>& live) const;
+  template <class F>
+  void for_each_in_play(const State& s, F&& f) const;
+  double cheap_upper_bound(const State& s) const;
   std::array<int, kMaxKinds> totals(const State& s) const;  // batteries of each kind, wherever they are
   void build_relaxation();
   bool relaxed_winnable(uint32_t pool, std::array<uint8_t, kMaxAliens> hits) const;
