@@ -371,6 +371,24 @@ def test_team_level1_with_four_aliens_or_fewer_is_won_by_a_split(aliens):
     assert plan.win_probability == 1.0 and sorted(map(len, plan.aliens)) == [aliens // 2, aliens - aliens // 2]
 
 
+def test_the_lookahead_deepens_past_looks_that_add_nothing():
+    # Neither player wins alone (every split is 0) and a look two plies
+    # deep is still 0, yet the team wins for certain within eight plies
+    # (found by search): the plan must not stop at the first look that adds
+    # nothing, as it once did.
+    def b(energy, crosshairs):
+        return {"energy": energy, "crosshairs": crosshairs}
+    position = {"mode": "team", "turn": 0, "revealed": b(1, 2),
+                "aliens": [{"strengths": [3, 2, 1, 1], "hits": 0}, {"strengths": [3, 3, 3, 2], "hits": 2}],
+                "players": [{"weapons": [[b(5, 1), b(2, 2)]], "draw": [b(3, 2)], "discard": [], "destroyed": [],
+                             "exchanges": 0},
+                            {"weapons": [[b(4, 1)]], "draw": [b(2, 2), b(4, 2)], "discard": [], "destroyed": [],
+                             "exchanges": 1}]}
+    assert ref.win_probability(position) == 1 and fire.split(position).win_probability == 0
+    r = fire.solve(position)
+    assert r.won_for_certain is True and r.stats.decided_by == "split"
+
+
 def test_a_value_just_below_1_is_not_a_certain_win():
     # Two aliens and the first 11 batteries: 0.96736, the exact search's
     # value (docs/benchmarks.md); a question asked as "at least 1 - e?"

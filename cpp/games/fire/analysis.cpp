@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -153,11 +154,22 @@ class SplitPlan {
   // The split's value after `plies` more moves and reveals, each move the
   // one whose split is best: a policy too (play so, then split), and never
   // below value(s), since one of the moves is the split's own. Where the
-  // budget runs out, the split at that state stands in.
-  double lookahead(const State& s, int plies) { return lookahead(s, game_.key(s), plies); }
+  // budget runs out, the split at that state stands in. `complete` says
+  // whether every line of the look ended within `plies` (in a win, a loss,
+  // a dead end or a split of 1): then no deeper look can add to it. Until
+  // then one may, even after a look that added nothing.
+  double lookahead(const State& s, int plies, bool& complete) {
+    cut_ = false;
+    const double v = lookahead(s, game_.key(s), plies);
+    complete = !cut_;
+    return v;
+  }
 
  private:
-  // The same, given the state's key (children come with theirs).
+  static constexpr int kComplete = std::numeric_limits<int>::max();  // a stored look no deeper one beats
+
+  // The same, given the state's key (children come with theirs); sets
+  // cut_ when a line of the look stopped short.
   double lookahead(const State& s, const Game::Key& key, int plies) {
     switch (game_.kind(s)) {
       case NodeKind::kWin: return 1;
@@ -166,12 +178,21 @@ class SplitPlan {
     }
     // A look as deep or deeper is as good (never below a shallower one).
     const Looked* seen = looked_.find(key);
-    if (seen && seen->plies >= plies) return seen->value;
+    if (seen && seen->plies >= plies) {
+      cut_ = cut_ || seen->plies != kComplete;
+      return seen->value;
+    }
     if (!seen && game_.upper_bound(s) < 1) return 0;  // a dead end: no line wins
     // A split here is a policy too; where it is 1 nothing deeper can beat it.
     const double here = seen ? seen->split : value(s);
-    if (!seen) looked_.store(key, Looked{here, here, 0}, 1);
-    if (plies == 0 || here >= 1 || !budget_.spend()) return here;
+    if (!seen) looked_.store(key, Looked{here, here, here >= 1 ? kComplete : 0}, 1);
+    if (here >= 1) return here;
+    if (plies == 0 || !budget_.spend()) {
+      cut_ = true;
+      return here;
+    }
+    const bool cut_before = cut_;
+    cut_ = false;
     std::vector<Child> children;  // not the hot loop: each node here values splits
     double result = 0;
     if (game_.kind(s) == NodeKind::kChance) {
@@ -183,7 +204,9 @@ class SplitPlan {
         result = std::max(result, lookahead(children[i].state, children[i].key, plies - 1));
     }
     result = std::max(result, here);  // already so unless the budget cut the look short
-    if (!budget_.stopped()) looked_.store(key, Looked{here, result, plies}, 1);
+    const bool complete = result >= 1 || !cut_;  // a 1 no deeper look can beat
+    cut_ = cut_before || !complete;
+    if (!budget_.stopped()) looked_.store(key, Looked{here, result, complete ? kComplete : plies}, 1);
     return result;
   }
 
@@ -221,7 +244,7 @@ class SplitPlan {
   struct Looked {
     double split = 0;  // value() here
     double value = 0;  // the look `plies` deep
-    int plies = 0;
+    int plies = 0;     // kComplete: every line ended
   };
 
   const Game& game_;
@@ -229,6 +252,7 @@ class SplitPlan {
   std::array<std::unique_ptr<Game>, 2> parts_;
   std::array<std::unique_ptr<Expectimax<Game>>, 2> searches_;
   BoundedTable<Looked, Game::Key> looked_;
+  bool cut_ = false;
 };
 
 // Groups the moves at a decision by the state they reach, in move order.
@@ -267,7 +291,28 @@ Bounds best_of(std::vector<Choice>& choices) {
 constexpr double kCertainShare = 0.75;
 // The share (of time and memory) for a team game's split plan.
 constexpr double kSplitShare = 0.4;
-constexpr int kSplitPlies = 400;  // more than any game lasts: time or a look that adds nothing ends it
+constexpr int kSplitPlies = 400;  // more than any game lasts: time or a complete look ends it
+
+// Raises each lower[i] to the split plan's value at states[i], then to its
+// lookahead's, two plies deeper each round, until the budget stops it or
+// every look is complete. Every look is a policy's value, even one the
+// budget cuts short (the split stands in where it stopped), so each
+// lower[i] stays a proved lower bound.
+void deepen_split(SplitPlan& plan, const Budget& budget, const std::vector<State>& states,
+                  std::vector<double>& lower) {
+  std::vector<bool> open(states.size(), true);
+  for (int plies = 0; plies <= kSplitPlies && !budget.stopped(); plies += 2) {
+    bool any_open = false;
+    for (size_t i = 0; i < states.size() && !budget.stopped(); ++i) {
+      if (!open[i]) continue;
+      bool complete = false;
+      lower[i] = std::max(lower[i], plan.lookahead(states[i], plies, complete));
+      open[i] = !complete && lower[i] < 1;
+      any_open = any_open || open[i];
+    }
+    if (!any_open) break;
+  }
+}
 
 // Asks `question` about each state whose verdict is still unknown, each on
 // a fair part of the budget's slice, in two rounds: the second gives what
@@ -330,14 +375,9 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Solv
     // bound far above the fixed strategy's.
     const auto slice = budget.begin_slice(kSplitShare, UINT64_MAX);
     SplitPlan plan(game, budget, kSplitShare);
-    // Each look is a policy's value, even one the slice cuts short (the
-    // split stands in where it stopped), and deeper ones are never worse;
-    // a look that adds nothing ends the deepening.
-    for (int plies = 0; plies <= kSplitPlies && !budget.stopped() && known_lower < 1; plies += 2) {
-      const double looked = plan.lookahead(game.initial(), plies);
-      if (looked <= known_lower) break;
-      known_lower = looked;
-    }
+    std::vector<double> lower{known_lower};
+    deepen_split(plan, budget, {game.initial()}, lower);
+    known_lower = lower[0];
     budget.end_slice(slice);
     if (known_lower >= 1) {
       r.value = {1, 1};
@@ -418,14 +458,15 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
       break;
     }
   }
-  // Proved lower bounds per choice: a team game's split plan first (where
-  // it is 1, the choice is won for certain), then the certain-win question
-  // for the others, on one table so that their proofs share work.
+  // Proved lower bounds per choice: a team game's split plan and its
+  // lookahead first, every choice deepened in turn on one table (where it
+  // reaches 1, the choice is won for certain), then the certain-win
+  // question for the others, on one table so that their proofs share work.
   std::vector<double> lower(states.size(), -1.0);
   if (game.team()) {
     const auto slice = budget.begin_slice(kSplitShare, UINT64_MAX);
     SplitPlan plan(game, budget, kSplitShare);
-    for (size_t i = 0; i < states.size(); ++i) lower[i] = plan.value(states[i]);
+    deepen_split(plan, budget, states, lower);
     budget.end_slice(slice);
   }
   {
