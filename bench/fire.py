@@ -146,6 +146,33 @@ def split(seconds: float, aliens: list[int]) -> None:
               f"{off.won_for_certain} | {off.stats.seconds:.1f} | {time_ratio(on, off)} |", flush=True)
 
 
+def move_text(m: fire.Move) -> str:
+    if m.give:
+        return "give"
+    if m.target is None:
+        return f"weapon {m.weapon}"
+    return f"weapon {m.weapon}, alien {m.target}, destroy {m.destroy.energy}/{m.destroy.crosshairs}" if m.destroy \
+        else f"weapon {m.weapon}, alien {m.target}"
+
+
+def team_hint(seconds: float) -> None:
+    """The hint at the start of team Level 1 against solve under the same
+    limit: each reveal's choices, best first, with their proved intervals."""
+    position = fire.levels.team_level1().position()
+    limit = Limit(seconds=seconds, memory_mb=4096)
+    h = fire.hint(position, limit)
+    r = fire.solve(position, limit)
+    print(f"\n## Team Level 1: the hint at its start (limit {seconds:g} s, 4 GiB)\n")
+    print(f"Hint: {value_text(h)} in {h.stats.seconds:.1f} s; solve under the same limit: {value_text(r)} "
+          f"in {r.stats.seconds:.1f} s.\n")
+    print("| first battery | probability | choice | its value |")
+    print("| --- | ---: | --- | --- |")
+    for reveal in h.reveals:
+        for c in reveal.choices:
+            print(f"| {reveal.battery.energy}/{reveal.battery.crosshairs} | {reveal.probability:.1f} | "
+                  f"{move_text(c.move)} | {value_text(c)} |", flush=True)
+
+
 def time_ratio(on: fire.SolveResult, off: fire.SolveResult) -> str:
     """How many times longer `off` took; a floor when it did not finish."""
     if not on.exact and not off.exact:
@@ -200,7 +227,7 @@ def main() -> None:
     parser.add_argument("--team", action="store_true", help="with --long: the team level")
     parser.add_argument("--memory-mb", type=int, default=8000, help="with --long: the memory limit")
     parser.add_argument("--tables", help="only these tables of the full run, comma-separated: "
-                                         "reference, small, certain, focus, dominance, split, levels")
+                                         "reference, small, certain, focus, dominance, split, hint, levels")
     args = parser.parse_args()
     print(f"# Fire! benchmarks ({time.strftime('%Y-%m-%d')})")
     if args.long:
@@ -213,6 +240,7 @@ def main() -> None:
         focus(min(args.seconds, 5), [("solo", 3, 13), ("team", 1, 7)])
         dominance(min(args.seconds, 5), [("solo", 2, 11), ("team", 1, 6)])
         split(min(args.seconds, 5), [2, 4])
+        team_hint(min(args.seconds, 5))
         levels(min(args.seconds, 5), [1], 2000)
     else:
         s = args.seconds
@@ -227,6 +255,7 @@ def main() -> None:
             "dominance": lambda: dominance(s, [("solo", 2, 11), ("solo", 3, 12), ("solo", 3, 13), ("solo", 4, 14),
                                                ("team", 1, 7), ("team", 2, 7)]),
             "split": lambda: split(s, [1, 2, 3, 4, 5]),
+            "hint": lambda: team_hint(s),
             "levels": lambda: levels(s, [1, 2, 5], 100000),
         }
         chosen = args.tables.split(",") if args.tables else list(tables)
