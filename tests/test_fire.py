@@ -460,8 +460,8 @@ def test_dominance_bounds_never_change_a_value(position):
     # Positions large enough for the table to hold weaker and stronger
     # neighbours of the states it expands (the small ones rarely do); the
     # expectimax alone, which is what uses them.
-    with_it = fire.solve(position, use_certain=False)
-    without = fire.solve(position, use_certain=False, use_dominance=False)
+    with_it = fire.solve(position, use_certain=False, use_split=False)
+    without = fire.solve(position, use_certain=False, use_split=False, use_dominance=False)
     assert with_it.exact and without.exact
     assert with_it.win_probability == pytest.approx(without.win_probability, abs=TOL)
     assert with_it.stats.dominance_prunes > 0 and without.stats.dominance_prunes == 0

@@ -297,21 +297,25 @@ constexpr int kSplitPlies = 400;  // more than any game lasts: time or a complet
 // lookahead's, two plies deeper each round, until the budget stops it or
 // every look is complete. Every look is a policy's value, even one the
 // budget cuts short (the split stands in where it stopped), so each
-// lower[i] stays a proved lower bound.
-void deepen_split(SplitPlan& plan, const Budget& budget, const std::vector<State>& states,
-                  std::vector<double>& lower) {
-  std::vector<bool> open(states.size(), true);
+// lower[i] stays a proved lower bound. Returns which looks were complete:
+// those are exact values, since every line of them ended in a win, a loss,
+// a dead end (bound 0) or a split of 1, and every choice and reveal on the
+// way was looked at.
+std::vector<bool> deepen_split(SplitPlan& plan, const Budget& budget, const std::vector<State>& states,
+                               std::vector<double>& lower) {
+  std::vector<bool> complete(states.size(), false);
   for (int plies = 0; plies <= kSplitPlies && !budget.stopped(); plies += 2) {
     bool any_open = false;
     for (size_t i = 0; i < states.size() && !budget.stopped(); ++i) {
-      if (!open[i]) continue;
-      bool complete = false;
-      lower[i] = std::max(lower[i], plan.lookahead(states[i], plies, complete));
-      open[i] = !complete && lower[i] < 1;
-      any_open = any_open || open[i];
+      if (complete[i] || lower[i] >= 1) continue;
+      bool ended = false;
+      lower[i] = std::max(lower[i], plan.lookahead(states[i], plies, ended));
+      complete[i] = ended;
+      any_open = any_open || (!ended && lower[i] < 1);
     }
     if (!any_open) break;
   }
+  return complete;
 }
 
 // Asks `question` about each state whose verdict is still unknown, each on
@@ -376,12 +380,13 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Solv
     const auto slice = budget.begin_slice(kSplitShare, UINT64_MAX);
     SplitPlan plan(game, budget, kSplitShare);
     std::vector<double> lower{known_lower};
-    deepen_split(plan, budget, {game.initial()}, lower);
+    const bool exact = deepen_split(plan, budget, {game.initial()}, lower)[0];
     known_lower = lower[0];
     budget.end_slice(slice);
-    if (known_lower >= 1) {
-      r.value = {1, 1};
-      r.certain = Certain::kWon;
+    if (known_lower >= 1 || exact) {
+      // A value below 1 means some reveals lose against any play.
+      r.value = {known_lower, known_lower};
+      r.certain = known_lower >= 1 ? Certain::kWon : Certain::kNotWon;
       r.decided_by = DecidedBy::kSplit;
       r.stats = plan.stats();
       return r;

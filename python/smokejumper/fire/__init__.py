@@ -207,8 +207,9 @@ class Value(BaseModel):
 
 class SolveStats(Stats):
     decided_by: Literal["split", "focused", "certain", "expectimax"] = Field(
-        description="The search that gave the value: in team mode, a split of the aliens that each player "
-                    "destroys alone for certain; a won-for-certain proof with the focused choices "
+        description="The search that gave the value: in team mode, the split plan (each player destroys "
+                    "a share of the aliens alone) with its lookahead, when that reached 1 or looked to the end "
+                    "of every line (then its value is exact); a won-for-certain proof with the focused choices "
                     "(weakest battery destroyed, most hits, no shot for nothing while a charge is possible) "
                     "or with every choice; or the expectimax")
 
