@@ -488,6 +488,19 @@ def test_hint_under_a_limit_keeps_proved_intervals():
             assert lo - TOL <= exact[move_key(c.move.model_dump())] <= hi + TOL
 
 
+def test_a_team_hint_under_a_limit_keeps_proved_intervals():
+    # Here each choice's split lookahead is cut short: a lower bound only,
+    # unlike a complete look, whose value is exact.
+    position = MIDDLE[3]
+    exact = {(r.battery.energy, move_key(c.move.model_dump())): c.win_probability
+             for r in fire.hint(position).reveals for c in r.choices}
+    h = fire.hint(position, Limit(nodes=200000))
+    for r in h.reveals:
+        for c in r.choices:
+            lo, hi = c.interval
+            assert lo - TOL <= exact[(r.battery.energy, move_key(c.move.model_dump()))] <= hi + TOL
+
+
 def test_stop_flag_stops_the_search():
     control = Control()
     control.stop()

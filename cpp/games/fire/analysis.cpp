@@ -465,20 +465,23 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
   }
   // Proved lower bounds per choice: a team game's split plan and its
   // lookahead first, every choice deepened in turn on one table (where it
-  // reaches 1, the choice is won for certain), then the certain-win
-  // question for the others, on one table so that their proofs share work.
+  // reaches 1, the choice is won for certain; where it is complete, its
+  // value is exact), then the certain-win question for the others, on one
+  // table so that their proofs share work.
   std::vector<double> lower(states.size(), -1.0);
+  std::vector<bool> exact(states.size(), false);
   if (game.team()) {
     const auto slice = budget.begin_slice(kSplitShare, UINT64_MAX);
     SplitPlan plan(game, budget, kSplitShare);
-    deepen_split(plan, budget, states, lower);
+    exact = deepen_split(plan, budget, states, lower);
     budget.end_slice(slice);
   }
+  const auto settled = [&](size_t i) { return exact[i] || lower[i] >= 1; };
   {
     std::vector<size_t> open;
     std::vector<State> asked;
     for (size_t i = 0; i < states.size(); ++i)
-      if (lower[i] < 1) open.push_back(i), asked.push_back(states[i]);
+      if (!settled(i)) open.push_back(i), asked.push_back(states[i]);
     ExpectimaxStats certain_stats;
     const std::vector<Certain> verdicts = certain_verdicts(game, budget, asked, true, certain_stats);
     for (size_t k = 0; k < open.size(); ++k)
@@ -492,17 +495,25 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
     StrategyGame forced{{game}};
     Expectimax<StrategyGame> strategy(forced, budget, {}, 0.25);
     size_t open = 0;
-    for (double l : lower) open += l < 1;
+    for (size_t i = 0; i < states.size(); ++i) open += !settled(i);
     for (size_t i = 0; i < states.size(); ++i) {
-      if (lower[i] >= 1) continue;
+      if (settled(i)) continue;
       const auto part = budget.begin_slice(1.0 / static_cast<double>(open--), UINT64_MAX);
       lower[i] = std::max(lower[i], strategy.solve(states[i]).lo);
       budget.end_slice(part);
     }
     budget.end_slice(outer);
   }
+  // Only the unsettled choices are searched.
+  std::vector<State> searched;
+  std::vector<double> searched_lower;
+  for (size_t i = 0; i < states.size(); ++i)
+    if (!settled(i)) searched.push_back(states[i]), searched_lower.push_back(lower[i]);
   Expectimax<Game> search(game, budget);
-  const std::vector<Bounds> values = search.value_each(states, lower);
+  const std::vector<Bounds> found = search.value_each(searched, searched_lower);
+  std::vector<Bounds> values;
+  for (size_t i = 0, k = 0; i < states.size(); ++i)
+    values.push_back(settled(i) ? Bounds{lower[i], lower[i]} : found[k++]);
   size_t next = 0;
   for (Choice& c : r.choices) c.value = values[next++];
   r.value = r.choices.empty() ? Bounds{0, 0} : best_of(r.choices);
