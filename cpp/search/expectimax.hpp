@@ -125,21 +125,21 @@ class Expectimax {
   }
 
   // The value of each state (a hint's choices), each searched exactly and
-  // given a fair share of what is left of the budget; `known_lower`, when
-  // given, holds a proved lower bound per state. A state already proved
-  // won (lower bound 1, the most a value can be) takes no share.
-  std::vector<Bounds> value_each(const std::vector<State>& states, const std::vector<double>& known_lower = {}) {
-    auto lower = [&](size_t i) { return known_lower.empty() ? -1.0 : known_lower[i]; };
+  // given a fair share of what is left of the budget; `known` holds proved
+  // bounds per state, the lower end a known policy's value. A state whose
+  // bounds are already exact (proved won, or valued by the caller) takes
+  // no share.
+  std::vector<Bounds> value_each(const std::vector<State>& states, const std::vector<Bounds>& known) {
     size_t open = 0;
-    for (size_t i = 0; i < states.size(); ++i) open += lower(i) < 1;
+    for (const Bounds& b : known) open += !b.exact();
     std::vector<Bounds> values;
     for (size_t i = 0; i < states.size(); ++i) {
-      if (lower(i) >= 1) {
-        values.push_back({1, 1});
+      if (known[i].exact()) {
+        values.push_back(known[i]);
         continue;
       }
       const auto outer = budget_.begin_slice(1.0 / static_cast<double>(open--), UINT64_MAX);
-      values.push_back(solve(states[i], lower(i)));
+      values.push_back(solve(states[i], known[i].lo));
       budget_.end_slice(outer);
     }
     return values;

@@ -504,16 +504,11 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
     }
     budget.end_slice(outer);
   }
-  // Only the unsettled choices are searched.
-  std::vector<State> searched;
-  std::vector<double> searched_lower;
-  for (size_t i = 0; i < states.size(); ++i)
-    if (!settled(i)) searched.push_back(states[i]), searched_lower.push_back(lower[i]);
+  // Settled choices keep their value; the others are searched above their lower bound.
+  std::vector<Bounds> known;
+  for (size_t i = 0; i < states.size(); ++i) known.push_back({lower[i], settled(i) ? lower[i] : 1.0});
   Expectimax<Game> search(game, budget);
-  const std::vector<Bounds> found = search.value_each(searched, searched_lower);
-  std::vector<Bounds> values;
-  for (size_t i = 0, k = 0; i < states.size(); ++i)
-    values.push_back(settled(i) ? Bounds{lower[i], lower[i]} : found[k++]);
+  const std::vector<Bounds> values = search.value_each(states, known);
   size_t next = 0;
   for (Choice& c : r.choices) c.value = values[next++];
   r.value = r.choices.empty() ? Bounds{0, 0} : best_of(r.choices);
