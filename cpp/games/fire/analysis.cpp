@@ -289,8 +289,11 @@ Bounds best_of(std::vector<Choice>& choices) {
 // The share of a solve's budget that asks "won for certain?" first: enough
 // for the default solo Level 1's proof within 60 s.
 constexpr double kCertainShare = 0.75;
-// The share (of time and memory) for a team game's split plan.
-constexpr double kSplitShare = 0.4;
+// The share (of time and memory) for a team game's first phase: the split
+// plan and a short certain-win probe.
+constexpr double kSplitShare = 0.45;
+// Of that share, the first look's and then the certain-win probe's.
+constexpr double kProbeShare = 0.1;
 constexpr int kSplitPlies = 400;  // more than any game lasts: time or a complete look ends it
 
 // Raises each lower[i] to the split plan's value at states[i], then to its
@@ -345,26 +348,71 @@ void ask_each(CertainWin<G>& question, Budget& budget, const std::vector<State>&
 // cannot settle a state in time, the full one, a larger search of the same
 // question, would not either, and a focused refutation is usually quick.
 // `stats` receives the last search's, and `decided_by` (when given) which
-// one settled the last state.
+// one settled the last state. The tables take `memory_share` of the memory.
 std::vector<Certain> certain_verdicts(const Game& game, Budget& budget, const std::vector<State>& states,
-                                      bool focus, ExpectimaxStats& stats, DecidedBy* decided_by = nullptr) {
+                                      bool focus, ExpectimaxStats& stats, DecidedBy* decided_by = nullptr,
+                                      double memory_share = 1.0) {
   std::vector<Certain> verdicts(states.size(), Certain::kUnknown);
   const auto slice = budget.begin_slice(kCertainShare, UINT64_MAX);
   if (focus) {
     FocusedGame focused{{game}};
-    CertainWin<FocusedGame> question(focused, budget);
+    CertainWin<FocusedGame> question(focused, budget, memory_share);
     ask_each(question, budget, states, verdicts, false);
     stats = question.stats();
     if (decided_by) *decided_by = DecidedBy::kFocused;
   }  // each table is freed before the next search
   if (std::find(verdicts.begin(), verdicts.end(), Certain::kUnknown) != verdicts.end()) {
-    CertainWin<Game> question(game, budget);
+    CertainWin<Game> question(game, budget, memory_share);
     ask_each(question, budget, states, verdicts, true);
     stats = question.stats();
     if (decided_by) *decided_by = DecidedBy::kCertain;
   }
   budget.end_slice(slice);
   return verdicts;
+}
+
+// What a team game's first phase proved about each state.
+struct TeamStart {
+  std::vector<double> lower;    // a policy's value; 1 where won for certain
+  std::vector<bool> exact;      // a complete look: lower is the value
+  std::vector<Certain> probed;  // the probe's verdicts
+  DecidedBy proved_by = DecidedBy::kSplit;  // the probe's search, where it proved one
+  ExpectimaxStats split_stats, probe_stats;
+};
+
+// A team game's first phase, on kSplitShare of the budget: the split
+// plan's lookahead and (with `probe`) the certain-win question, taking
+// turns so that whichever settles a state fast does so at once: the
+// lookahead on a short slice (where a split is 1 or a look completes
+// soon), the question on another (where a proof is small), then the
+// lookahead on the rest, resuming from its table.
+TeamStart team_start(const Game& game, Budget& budget, const std::vector<State>& states, bool probe, bool focus) {
+  TeamStart t;
+  t.lower.assign(states.size(), -1.0);
+  t.probed.assign(states.size(), Certain::kUnknown);
+  const auto slice = budget.begin_slice(kSplitShare, UINT64_MAX);
+  SplitPlan plan(game, budget, kSplitShare);
+  const auto first = budget.begin_slice(kProbeShare, UINT64_MAX);
+  t.exact = deepen_split(plan, budget, states, t.lower);
+  budget.end_slice(first);
+  std::vector<size_t> open;
+  std::vector<State> asked;
+  for (size_t i = 0; i < states.size(); ++i)
+    if (!t.exact[i] && t.lower[i] < 1) open.push_back(i), asked.push_back(states[i]);
+  if (probe && !open.empty() && !budget.stopped()) {
+    const auto part = budget.begin_slice(kProbeShare, UINT64_MAX);
+    const std::vector<Certain> got =
+        certain_verdicts(game, budget, asked, focus, t.probe_stats, &t.proved_by, 1.0 - kSplitShare);
+    budget.end_slice(part);
+    for (size_t k = 0; k < open.size(); ++k) {
+      t.probed[open[k]] = got[k];
+      if (got[k] == Certain::kWon) t.lower[open[k]] = 1;
+    }
+  }
+  if (!budget.stopped()) t.exact = deepen_split(plan, budget, states, t.lower);
+  budget.end_slice(slice);
+  t.split_stats = plan.stats();
+  return t;
 }
 
 }  // namespace
@@ -377,22 +425,25 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Solv
     // Cheap (two solo games), so it comes first: team games with few
     // aliens are won for certain this way, and elsewhere it is a lower
     // bound far above the fixed strategy's.
-    const auto slice = budget.begin_slice(kSplitShare, UINT64_MAX);
-    SplitPlan plan(game, budget, kSplitShare);
-    std::vector<double> lower{known_lower};
-    const bool exact = deepen_split(plan, budget, {game.initial()}, lower)[0];
-    known_lower = lower[0];
-    budget.end_slice(slice);
-    if (known_lower >= 1 || exact) {
+    const TeamStart start = team_start(game, budget, {game.initial()}, options.ask_certain, options.focus);
+    known_lower = start.lower[0];
+    r.certain = start.probed[0];
+    if (r.certain == Certain::kWon) {
+      r.value = {1, 1};
+      r.decided_by = start.proved_by;
+      r.stats = start.probe_stats;
+      return r;
+    }
+    if (known_lower >= 1 || start.exact[0]) {
       // A value below 1 means some reveals lose against any play.
       r.value = {known_lower, known_lower};
       r.certain = known_lower >= 1 ? Certain::kWon : Certain::kNotWon;
       r.decided_by = DecidedBy::kSplit;
-      r.stats = plan.stats();
+      r.stats = start.split_stats;
       return r;
     }
   }
-  if (options.ask_certain) {
+  if (options.ask_certain && r.certain == Certain::kUnknown) {
     // Is it won whatever the reveals? Cheaper than the value: a decision
     // needs one choice won for certain, and one losing reveal refutes a
     // chance node. The default solo Level 1 is such a game, though no
@@ -470,18 +521,19 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
   // table so that their proofs share work.
   std::vector<double> lower(states.size(), -1.0);
   std::vector<bool> exact(states.size(), false);
+  std::vector<Certain> probed(states.size(), Certain::kUnknown);
   if (game.team()) {
-    const auto slice = budget.begin_slice(kSplitShare, UINT64_MAX);
-    SplitPlan plan(game, budget, kSplitShare);
-    exact = deepen_split(plan, budget, states, lower);
-    budget.end_slice(slice);
+    TeamStart start = team_start(game, budget, states, true, true);
+    lower = std::move(start.lower);
+    exact = std::move(start.exact);
+    probed = std::move(start.probed);
   }
   const auto settled = [&](size_t i) { return exact[i] || lower[i] >= 1; };
   {
     std::vector<size_t> open;
     std::vector<State> asked;
     for (size_t i = 0; i < states.size(); ++i)
-      if (!settled(i)) open.push_back(i), asked.push_back(states[i]);
+      if (!settled(i) && probed[i] == Certain::kUnknown) open.push_back(i), asked.push_back(states[i]);
     ExpectimaxStats certain_stats;
     const std::vector<Certain> verdicts = certain_verdicts(game, budget, asked, true, certain_stats);
     for (size_t k = 0; k < open.size(); ++k)
