@@ -409,7 +409,10 @@ TeamStart team_start(const Game& game, Budget& budget, const std::vector<State>&
       if (got[k] == Certain::kWon) t.lower[open[k]] = 1;
     }
   }
-  if (!budget.stopped()) t.exact = deepen_split(plan, budget, states, t.lower);
+  if (!budget.stopped()) {
+    const std::vector<bool> resumed = deepen_split(plan, budget, states, t.lower);
+    for (size_t i = 0; i < states.size(); ++i) t.exact[i] = t.exact[i] || resumed[i];
+  }
   budget.end_slice(slice);
   t.split_stats = plan.stats();
   return t;
@@ -422,9 +425,9 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Solv
   SolveResult r;
   double known_lower = -1.0;
   if (game.team() && options.split) {
-    // Cheap (two solo games), so it comes first: team games with few
-    // aliens are won for certain this way, and elsewhere it is a lower
-    // bound far above the fixed strategy's.
+    // The split plan is cheap (two solo games), so it comes first: team
+    // games with few aliens are won for certain this way, and elsewhere it
+    // is a lower bound far above the fixed strategy's.
     const TeamStart start = team_start(game, budget, {game.initial()}, options.ask_certain, options.focus);
     known_lower = start.lower[0];
     r.certain = start.probed[0];
