@@ -208,12 +208,22 @@ def reference_ratio(count: int) -> None:
           f"ratio {t_ref / t_cpp:.0f}x, difference {abs(mine - theirs):.1e}")
 
 
-def long_run(seconds: float, team: bool, memory_mb: int) -> None:
+def long_run(seconds: float, team: bool, memory_mb: int, first: str | None) -> None:
     """Level 1 from its start with a long limit: the run that proves the
-    solo level won for certain (value 1) stores tens of millions of states."""
+    solo level won for certain (value 1) stores tens of millions of states.
+    With `first` ("4:give", "1:place"): the team level after that first
+    battery and choice, asked "won for certain?" at once (no split plan),
+    one of the subtrees whose proofs make up the level's."""
     level = fire.levels.team_level1() if team else fire.levels.default_level1()
-    print(f"\n## {level.name}, one long run (limit {seconds:g} s, {memory_mb:,} MB)\n")
-    r = fire.solve(level.position(), Limit(seconds=seconds, memory_mb=memory_mb))
+    position, name = level.position(), level.name
+    if first:
+        energy, choice = first.split(":")
+        battery = next(b for b in level.deck if b.energy == int(energy))
+        move = {"give": True} if choice == "give" else {"weapon": 0}
+        position = fire.replay(position, [{"reveal": battery.model_dump()}, move]).position
+        name += f" after a first {energy} and {choice}"
+    print(f"\n## {name}, one long run (limit {seconds:g} s, {memory_mb:,} MB)\n")
+    r = fire.solve(position, Limit(seconds=seconds, memory_mb=memory_mb), use_split=not first)
     print(f"{value_text(r)}, exact {r.exact}, won for certain {r.won_for_certain}, {r.stats.nodes:,} nodes, {r.stats.states_stored:,} states, "
           f"{r.stats.seconds:.0f} s, {r.stats.nodes_per_second:,.0f} nodes/s, peak RSS {peak_rss_mb():.0f} MiB")
 
@@ -226,12 +236,14 @@ def main() -> None:
                         help="only Level 1 from its start, with this limit (try 2400)")
     parser.add_argument("--team", action="store_true", help="with --long: the team level")
     parser.add_argument("--memory-mb", type=int, default=8000, help="with --long: the memory limit")
+    parser.add_argument("--first", metavar="ENERGY:give|place",
+                        help="with --long --team: start after this first battery and choice")
     parser.add_argument("--tables", help="only these tables of the full run, comma-separated: "
                                          "reference, small, certain, focus, dominance, split, hint, levels")
     args = parser.parse_args()
     print(f"# Fire! benchmarks ({time.strftime('%Y-%m-%d')})")
     if args.long:
-        long_run(args.long, args.team, args.memory_mb)
+        long_run(args.long, args.team, args.memory_mb, args.first)
         return
     if args.quick:
         reference_ratio(10)
