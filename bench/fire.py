@@ -3,7 +3,7 @@ side by side in one run (C++ against the Python reference, pruning on
 against off), nodes/s, states stored and memory.
 
     .venv/bin/python bench/fire.py [--seconds 60] [--quick] [--tables NAME,...]
-                                   [--long SECONDS [--team] [--memory-mb MB]]
+                                   [--long SECONDS [--team [--first ENERGY:give|place]] [--memory-mb MB]]
 """
 
 from __future__ import annotations
