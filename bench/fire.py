@@ -217,8 +217,10 @@ def long_run(seconds: float, team: bool, memory_mb: int, first: str | None) -> N
     level = fire.levels.team_level1() if team else fire.levels.default_level1()
     position, name = level.position(), level.name
     if first:
-        energy, choice = first.split(":")
-        battery = next(b for b in level.deck if b.energy == int(energy))
+        energy, _, choice = first.partition(":")
+        battery = next((b for b in level.deck if str(b.energy) == energy), None)
+        if battery is None or choice not in ("give", "place"):
+            sys.exit(f"--first {first}: need ENERGY:give or ENERGY:place, with a battery of that energy in the deck")
         move = {"give": True} if choice == "give" else {"weapon": 0}
         position = fire.replay(position, [{"reveal": battery.model_dump()}, move]).position
         name += f" after a first {energy} and {choice}"
