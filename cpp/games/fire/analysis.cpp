@@ -71,33 +71,31 @@ struct ImprovedGame : PolicyGame {
 // cheaper (three aliens against the team decks: 10.4M nodes against 53.7M).
 struct FocusedGame : PolicyGame {
   void decision_children(const State& s, std::vector<Child>& out) const {
-    const size_t first = out.size();
-    game.decision_children(s, out);
-    auto gained = [&](const Child& c) {
-      const size_t a = static_cast<size_t>(c.move.target);
-      return c.state.hits[a] - s.hits[a];
+    auto gained = [&](const Move& m) {
+      return game.hits_from(m.target, s.hits[static_cast<size_t>(m.target)], game.shot_damage(s, m.weapon));
     };
     std::array<int, kMaxWeapons> most{};
     bool charges = false;
-    for (size_t i = first; i < out.size(); ++i) {
-      const Move& m = out[i].move;
-      if (m.give) continue;
+    game.for_each_legal_move(s, [&](const Move& m) {
+      if (m.give) return;
       if (m.target < 0) charges = true;
-      else most[static_cast<size_t>(m.weapon)] = std::max(most[static_cast<size_t>(m.weapon)], gained(out[i]));
-    }
-    std::array<std::array<bool, kMaxAliens>, kMaxWeapons> shot{};
-    size_t kept = first;
-    for (size_t i = first; i < out.size(); ++i) {
-      const Move& m = out[i].move;
-      if (!m.give && m.target >= 0) {
-        bool& seen = shot[static_cast<size_t>(m.weapon)][static_cast<size_t>(m.target)];
-        const int hits = gained(out[i]);
-        if (seen || hits < most[static_cast<size_t>(m.weapon)] || (hits == 0 && charges)) continue;
-        seen = true;
-      }
-      out[kept++] = out[i];
-    }
-    out.resize(kept);
+      else most[static_cast<size_t>(m.weapon)] = std::max(most[static_cast<size_t>(m.weapon)], gained(m));
+    });
+    // Kinds are numbered weakest first.
+    auto weakest_on = [&](int w) {
+      const auto& on = game.weapon_kinds(s, w);
+      int k = 0;
+      while (on[static_cast<size_t>(k)] == 0 && k != s.revealed) ++k;
+      return k;
+    };
+    // Filtered before the moves are applied: most of them are shots this
+    // game leaves out, and applying and keying them was most of its cost.
+    game.decision_children_if(s, out, [&](const Move& m) {
+      if (m.give || m.target < 0) return true;
+      const int hits = gained(m);
+      return hits == most[static_cast<size_t>(m.weapon)] && !(hits == 0 && charges) &&
+             (m.destroy < 0 || m.destroy == weakest_on(m.weapon));
+    });
   }
 };
 

@@ -585,23 +585,6 @@ int Game::order_score(const State& s, const Move& m) const {
   return 1000 * h + 100 * (s.hits[static_cast<size_t>(m.target)] + h >= 4) - 10 * gone.energy - gone.crosshairs;
 }
 
-void Game::decision_children(const State& s, std::vector<Child>& out) const {
-  const size_t first = out.size();
-  for_each_move(s, [&](const Move& m) {
-    Child child;
-    child.state = apply(s, m);
-    child.key = key(child.state);
-    for (size_t i = first; i < out.size(); ++i)
-      if (out[i].key == child.key) return;
-    child.move = m;
-    child.score = order_score(s, m);
-    out.push_back(child);
-  });
-  // Insertion sort: stable, and unlike std::stable_sort it never allocates.
-  for (size_t i = first + 1; i < out.size(); ++i)
-    for (size_t j = i; j > first && out[j].score > out[j - 1].score; --j) std::swap(out[j], out[j - 1]);
-}
-
 std::vector<Move> Game::legal_moves(const State& s) const {
   std::vector<Move> moves;
   for_each_legal_move(s, [&](const Move& m) { moves.push_back(m); });

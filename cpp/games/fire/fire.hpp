@@ -129,7 +129,13 @@ class Game {
   void stronger_keys(const State& s, std::vector<Key>& out) const { neighbour_keys(s, +1, out); }
   // Distinct successors (moves reaching the same key merged), in the order
   // the search should try them.
-  void decision_children(const State& s, std::vector<Child>& out) const;
+  void decision_children(const State& s, std::vector<Child>& out) const {
+    decision_children_if(s, out, [](const Move&) { return true; });
+  }
+  // The same for the moves `keep` accepts. The others are never applied or
+  // keyed, which is most of what a decision costs.
+  template <class Keep>
+  void decision_children_if(const State& s, std::vector<Child>& out, Keep&& keep) const;
   // Every legal move, unmerged, in input terms.
   std::vector<Move> legal_moves(const State& s) const;
   template <class F>
@@ -169,6 +175,11 @@ class Game {
   }
   int weapon_energy(const State& s, int w) const { return s.energy[static_cast<size_t>(slot(s.turn, w))]; }
   int weapon_crosshairs(const State& s, int w) const { return s.crosshairs[static_cast<size_t>(slot(s.turn, w))]; }
+  // The damage of weapon w's shot if the revealed battery makes it fire.
+  int shot_damage(const State& s, int w) const {
+    const Battery& b = kinds_[static_cast<size_t>(s.revealed)];
+    return (weapon_energy(s, w) + b.energy - kFireAt) * (weapon_crosshairs(s, w) + b.crosshairs);
+  }
 
  private:
   // Player p's locations start at p * (3 + kMaxWeapons), whatever its own
@@ -239,7 +250,7 @@ void Game::for_each_move(const State& s, F&& f) const {
       continue;
     }
     const auto& on = s.count[static_cast<size_t>(loc_weapon(p, w))];
-    const int damage = (s.energy[sl] + b.energy - kFireAt) * (s.crosshairs[sl] + b.crosshairs);
+    const int damage = shot_damage(s, w);
     for (int a = 0; a < aliens_; ++a) {
       const int hits = s.hits[static_cast<size_t>(a)];
       if (hits >= 4) continue;
@@ -253,6 +264,42 @@ void Game::for_each_move(const State& s, F&& f) const {
     }
   }
   if (players_ == 2 && s.exchanges[static_cast<size_t>(p)] > 0) f(Move{true, -1, -1, -1});
+}
+
+template <class Keep>
+void Game::decision_children_if(const State& s, std::vector<Child>& out, Keep&& keep) const {
+  // A move at an alien equal to an earlier one (same strengths and hits),
+  // or from a weapon equal to an earlier one, reaches the key of a move
+  // generated before it: skipped before it is applied and keyed.
+  std::array<bool, kMaxAliens> twin_alien{};
+  for (int a = 1; a < aliens_; ++a)
+    for (int b = 0; b < a && !twin_alien[static_cast<size_t>(a)]; ++b)
+      twin_alien[static_cast<size_t>(a)] = group_[static_cast<size_t>(a)] == group_[static_cast<size_t>(b)] &&
+                                           s.hits[static_cast<size_t>(a)] == s.hits[static_cast<size_t>(b)];
+  std::array<bool, kMaxWeapons> twin_weapon{};
+  const int p = s.turn;
+  for (int w = 1; w < weapons(p); ++w)
+    for (int v = 0; v < w && !twin_weapon[static_cast<size_t>(w)]; ++v)
+      twin_weapon[static_cast<size_t>(w)] = s.energy[static_cast<size_t>(slot(p, w))] == s.energy[static_cast<size_t>(slot(p, v))] &&
+                                            s.crosshairs[static_cast<size_t>(slot(p, w))] == s.crosshairs[static_cast<size_t>(slot(p, v))] &&
+                                            s.count[static_cast<size_t>(loc_weapon(p, w))] == s.count[static_cast<size_t>(loc_weapon(p, v))];
+  const size_t first = out.size();
+  for_each_move(s, [&](const Move& m) {
+    if (!m.give && (twin_weapon[static_cast<size_t>(m.weapon)] || (m.target >= 0 && twin_alien[static_cast<size_t>(m.target)])))
+      return;
+    if (!keep(m)) return;
+    Child child;
+    child.state = apply(s, m);
+    child.key = key(child.state);
+    for (size_t i = first; i < out.size(); ++i)
+      if (out[i].key == child.key) return;
+    child.move = m;
+    child.score = order_score(s, m);
+    out.push_back(child);
+  });
+  // Insertion sort: stable, and unlike std::stable_sort it never allocates.
+  for (size_t i = first + 1; i < out.size(); ++i)
+    for (size_t j = i; j > first && out[j].score > out[j - 1].score; --j) std::swap(out[j], out[j - 1]);
 }
 
 }  // namespace sj::fire
