@@ -23,6 +23,10 @@
 
 #include "core/bits.hpp"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace sj {
 
 // A 128-bit exact key; games keep it non-zero by setting a marker bit.
@@ -70,11 +74,8 @@ class BoundedTable {
     uint64_t buckets = 1;
     while (buckets * 2 * bucket_bytes <= max_bytes) buckets *= 2;
     max_buckets_ = buckets;
-    // calloc: the kernel hands out zero pages lazily, so the reserved cap
-    // costs nothing until the table grows into it (an all-zero Entry is an
-    // empty slot).
-    entries_.reset(static_cast<Entry*>(std::calloc(buckets * kWays, sizeof(Entry))));
-    if (!entries_) throw std::bad_alloc();
+    entries_ = std::unique_ptr<Entry[], Free>(static_cast<Entry*>(zeroed(buckets * kWays * sizeof(Entry))),
+                                              Free{buckets * kWays * sizeof(Entry)});
     const uint64_t start = std::min<uint64_t>(buckets, kStartBuckets);
     mask_ = start - 1;
     size_ = start * kWays;
@@ -121,8 +122,32 @@ class BoundedTable {
 
  private:
   static_assert(std::is_trivially_copyable_v<Value> && std::is_trivially_copyable_v<Key>);
+  // Zeroed memory that the kernel hands out lazily, so the reserved cap
+  // costs nothing until the table grows into it (an all-zero Entry is an
+  // empty slot). On Linux in huge pages where the kernel grants them: probes
+  // at random over gigabytes of 4 KiB pages spend much of their time on
+  // TLB misses.
+  static void* zeroed(uint64_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    madvise(p, bytes, MADV_HUGEPAGE);  // a request: refused, the table still works
+    return p;
+#else
+    void* p = std::calloc(bytes, 1);
+    if (!p) throw std::bad_alloc();
+    return p;
+#endif
+  }
   struct Free {
-    void operator()(Entry* p) const { std::free(p); }
+    uint64_t bytes = 0;
+    void operator()(Entry* p) const {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+      munmap(p, bytes);
+#else
+      std::free(p);
+#endif
+    }
   };
   static constexpr uint64_t kStartBuckets = uint64_t{1} << 14;
 
