@@ -8,7 +8,9 @@
 // nowhere or exactly one old table's length up, so growing needs no second
 // table. A search that stores few states then touches little memory, and
 // probes stay within fewer pages (1.5x faster at 1.4M states under a
-// 3 GiB cap than spreading them over the whole cap).
+// 3 GiB cap than spreading them over the whole cap). The last step may be
+// less than a doubling, so that a cap between two powers of two is used
+// whole (a cap just short of one used to waste almost half of itself).
 //
 // Keys are either 64-bit hashes (a rare collision is accepted, as in chess
 // engines) or exact wide keys such as Key128, for searches whose answers
@@ -71,19 +73,19 @@ class BoundedTable {
 
   explicit BoundedTable(uint64_t max_bytes) {
     const uint64_t bucket_bytes = sizeof(Entry) * kWays;
-    uint64_t buckets = 1;
-    while (buckets * 2 * bucket_bytes <= max_bytes) buckets *= 2;
-    max_buckets_ = buckets;
-    entries_ = std::unique_ptr<Entry[], Free>(static_cast<Entry*>(zeroed(buckets * kWays * sizeof(Entry))),
-                                              Free{buckets * kWays * sizeof(Entry)});
-    const uint64_t start = std::min<uint64_t>(buckets, kStartBuckets);
+    max_buckets_ = std::max<uint64_t>(1, max_bytes / bucket_bytes);
+    entries_ = std::unique_ptr<Entry[], Free>(static_cast<Entry*>(zeroed(max_buckets_ * bucket_bytes)),
+                                              Free{max_buckets_ * bucket_bytes});
+    uint64_t start = 1;
+    while (start * 2 <= std::min(max_buckets_, kStartBuckets)) start *= 2;
+    buckets_ = start;
     mask_ = start - 1;
     size_ = start * kWays;
   }
 
   const Value* find(Key key) {
     key = storable(key);
-    Entry* bucket = &entries_[(table_hash(key) & mask_) * kWays];
+    Entry* bucket = &entries_[bucket_of(table_hash(key)) * kWays];
     for (size_t i = 0; i < kWays; ++i)
       if (bucket[i].key == key) {
         ++hits_;
@@ -95,14 +97,14 @@ class BoundedTable {
   // Starts loading a key's bucket: a search that will look up several
   // keys asks for all of them first, so the cache misses overlap.
   void prefetch(Key key) const {
-    const char* bucket = reinterpret_cast<const char*>(&entries_[(table_hash(storable(key)) & mask_) * kWays]);
+    const char* bucket = reinterpret_cast<const char*>(&entries_[bucket_of(table_hash(storable(key))) * kWays]);
     for (size_t offset = 0; offset < sizeof(Entry) * kWays; offset += 64) __builtin_prefetch(bucket + offset);
   }
 
   void store(Key key, const Value& value, uint64_t work) {
     key = storable(key);
     const uint32_t w = work > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(work);
-    Entry* bucket = &entries_[(table_hash(key) & mask_) * kWays];
+    Entry* bucket = &entries_[bucket_of(table_hash(key)) * kWays];
     Entry* victim = &bucket[0];
     for (size_t i = 0; i < kWays; ++i) {
       Entry& e = bucket[i];
@@ -115,7 +117,7 @@ class BoundedTable {
     }
     ++stores_;
     *victim = Entry{key, w, value};
-    if (used_ * 2 > size_ && mask_ + 1 < max_buckets_) grow();
+    if (used_ * 2 > size_ && buckets_ < max_buckets_) grow();
   }
 
   TableStats stats() const { return {hits_, stores_, used_, size_, size_ * sizeof(Entry)}; }
@@ -155,8 +157,9 @@ class BoundedTable {
   // bucket i + old length when its hash has that bit. Both buckets stay
   // packed from the front (store() takes the first empty slot as the end).
   void grow() {
-    const uint64_t old_buckets = mask_ + 1;
-    for (uint64_t b = 0; b < old_buckets; ++b) {
+    const uint64_t old_buckets = buckets_;  // a power of two: only the last step is not a doubling
+    const uint64_t new_buckets = std::min(2 * old_buckets, max_buckets_);
+    for (uint64_t b = 0; b + old_buckets < new_buckets; ++b) {
       Entry* from = &entries_[b * kWays];
       Entry* to = &entries_[(b + old_buckets) * kWays];
       size_t stayed = 0, moved = 0;
@@ -168,11 +171,21 @@ class BoundedTable {
       }
     }
     mask_ = 2 * old_buckets - 1;
-    size_ = 2 * old_buckets * kWays;
+    buckets_ = new_buckets;
+    size_ = new_buckets * kWays;
+  }
+
+  // The bucket of a hash. Once the table has grown to a cap that is not a
+  // power of two, the buckets past it fold back onto the old ones they
+  // would have split from, so every byte of the cap holds entries.
+  uint64_t bucket_of(uint64_t hash) const {
+    const uint64_t b = hash & mask_;
+    return b < buckets_ ? b : b - (mask_ + 1) / 2;
   }
 
   std::unique_ptr<Entry[], Free> entries_;
   uint64_t max_buckets_ = 0;
+  uint64_t buckets_ = 0;  // in use
   uint64_t size_ = 0;
   uint64_t mask_ = 0;
   uint64_t used_ = 0;
