@@ -473,6 +473,22 @@ def test_one_alien_and_ten_batteries_match_the_reference():
     assert fire.solve(MIDDLE[0]).win_probability == pytest.approx(0.738609395104, abs=TOL)
 
 
+@pytest.mark.parametrize("i", range(2))
+def test_a_table_held_to_its_memory_cap_keeps_values_exact(i):
+    # At 1 MB the expectimax table's cap (3/4 of it, in 160-byte buckets) is
+    # not a power of two: the table's last growth step is less than a
+    # doubling and folds the buckets past the cap back. The second position
+    # fills the whole cap, more than the largest power-of-two table below
+    # it holds (4,096 buckets), so entries are replaced in folded buckets.
+    tight = fire.solve(MIDDLE[i], Limit(memory_mb=1))
+    assert tight.exact
+    assert tight.win_probability == pytest.approx(fire.solve(MIDDLE[i]).win_probability, abs=TOL)
+    assert tight.stats.table_capacity == (1 << 20) * 3 // 4 // 160 * 4
+    assert tight.stats.states_stored <= tight.stats.table_capacity
+    if i == 1:
+        assert tight.stats.states_stored > 4096 * 4
+
+
 @pytest.mark.parametrize("position", MIDDLE)
 def test_dominance_bounds_never_change_a_value(position):
     # Positions large enough for the table to hold weaker and stronger
