@@ -151,8 +151,9 @@ class BoundedTable {
   static constexpr uint64_t kStartBuckets = uint64_t{1} << 14;
   static constexpr uint64_t kHugePagesFrom = uint64_t{1} << 30;
 
-  // Doubles the buckets in use: an entry of bucket i stays, or moves to
-  // bucket i + old length when its hash has that bit. Both buckets stay
+  // Doubles the buckets in use (the last step, to the cap, may add fewer):
+  // an entry of bucket i stays, or moves to bucket i + old length when its
+  // hash has that bit and that bucket is within the cap. Both buckets stay
   // packed from the front (store() takes the first empty slot as the end).
   void grow() {
     const uint64_t old_buckets = buckets_;  // a power of two: only the last step is not a doubling
