@@ -800,6 +800,13 @@ VALIDATION_CASES = [
     ("unknown field", pos([(1, 0, 3)], (0, 0)) | {"colour": 1}, ["colour"]),
     ("no volcano", {"tiles": [tile(1, 0)]}, ["volcano"]),
     ("not an object", [1, 2, 3], ["input"]),
+    # Numbers are not converted from other JSON types.
+    ("n as text", {"tiles": [{"q": 1, "r": 0, "n": "3"}], "volcano": {"q": 0, "r": 0}}, ["tiles.0.n"]),
+    ("n as a float", {"tiles": [{"q": 1, "r": 0, "n": 3.0}], "volcano": {"q": 0, "r": 0}}, ["tiles.0.n"]),
+    ("pawns as a flag", {"tiles": [{"q": 1, "r": 0, "n": 3, "pawns": True}], "volcano": {"q": 0, "r": 0}},
+     ["tiles.0.pawns"]),
+    ("coordinate as text", {"tiles": [{"q": 1, "r": 0, "n": 3}], "volcano": {"q": "0", "r": 0}}, ["volcano.q"]),
+    ("supply as floats", pos([(1, 0, 3)], (0, 0), [1.0]), ["supply.0"]),
 ] + standard_cases()
 
 
@@ -1037,3 +1044,10 @@ def test_analyse_counts_and_is_independent_of_threads():
         assert (alone.verdict, alone.stats.nodes) == (r.verdict, r.nodes)
     lo, hi = one.interval95
     assert lo <= one.win_share <= hi
+
+
+def test_input_size_counts_utf8_bytes():
+    # 600,000 characters but 1.2 MB of UTF-8: over the 1 MiB cap.
+    text = '{"tiles": [], "volcano": {"q": 0, "r": 0}, "x": "' + "\u00e9" * 600_000 + '"}'
+    with pytest.raises(InvalidPositionError, match="bytes"):
+        volcano.check(text)

@@ -292,6 +292,12 @@ def test_node_limit_gives_unknown():
      "one per colour"),
     ({"deal": [{"n": 1}] * 65}, "deal"),
     ({"tiles": [{"q": 0, "r": 0, "n": 1}], "turn": 0, "pool": [{"n": 2}], "turns_left": 2}, "turns_left"),
+    # Numbers are not converted from other JSON types.
+    ({"deal": [{"n": "1"}]}, "deal.0.n"),
+    ({"deal": [{"n": 1.0}]}, "deal.0.n"),
+    ({"deal": [{"n": True}]}, "deal.0.n"),
+    ({"deal": [{"n": 1}], "level": "1"}, "level"),
+    ({"deal": [{"n": 1}], "supply": [1, 1, 1, True]}, "supply.3"),
 ])
 def test_bad_input_gives_one_clear_error(position, needle):
     with pytest.raises(InvalidPositionError, match=needle):

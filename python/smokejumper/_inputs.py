@@ -25,10 +25,16 @@ def describe_validation_error(err: ValidationError) -> str:
     return f"{where}: {first['msg']}{tail}"
 
 
+def input_bytes(text: str | bytes) -> int:
+    """The size of ``text`` in UTF-8 bytes."""
+    return len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+
+
 def parse_json(text: str | bytes) -> object:
     """JSON text to Python data; InvalidPositionError with one line otherwise."""
-    if len(text) > MAX_INPUT_BYTES:
-        raise InvalidPositionError(f"input is {len(text)} bytes; at most {MAX_INPUT_BYTES} are accepted")
+    size = input_bytes(text)
+    if size > MAX_INPUT_BYTES:
+        raise InvalidPositionError(f"input is {size} bytes; at most {MAX_INPUT_BYTES} are accepted")
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from smokejumper import InvalidPositionError, Limit, fire, volcano, wildfire
-from smokejumper._inputs import MAX_INPUT_BYTES, parse_json
+from smokejumper._inputs import MAX_INPUT_BYTES, input_bytes, parse_json
 from smokejumper.stats import wilson_interval
 
 # The CLI never runs unbounded unless asked: a user waiting at a terminal
@@ -45,7 +45,7 @@ def _read(path: str) -> str:
             raise UsageError(f"cannot read {path}: {e.strerror}") from None
         except UnicodeDecodeError:
             raise UsageError(f"{path} is not UTF-8 text") from None
-    if len(data) > MAX_INPUT_BYTES:
+    if input_bytes(data) > MAX_INPUT_BYTES:
         raise UsageError(f"{path} is larger than {MAX_INPUT_BYTES} bytes")
     return data
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Callable, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from smokejumper import _batch, _core
 from smokejumper._core import Control
@@ -30,7 +30,7 @@ MAX_SUPPLY_PER_COLOR: int = _native.MAX_SUPPLY_PER_COLOR
 DEFAULT_SPACES = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
 DIRECTIONS = ("E", "NE", "NW", "W", "SW", "SE")
 
-Coord = Annotated[int, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+Coord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 Verdict = Literal["win", "loss", "unknown"]
 Status = Literal["win", "loss", "ongoing"]
 
@@ -42,9 +42,9 @@ class Tile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     q: Coord
     r: Coord
-    n: int = Field(ge=1, le=6)
-    spaces: int | None = Field(default=None, ge=1, le=3)
-    pawns: int = Field(default=0, ge=0, le=3)
+    n: StrictInt = Field(ge=1, le=6)
+    spaces: StrictInt | None = Field(default=None, ge=1, le=3)
+    pawns: StrictInt = Field(default=0, ge=0, le=3)
 
 
 class Cell(BaseModel):
@@ -59,7 +59,7 @@ class Position(BaseModel):
 
     tiles: list[Tile] = Field(max_length=MAX_FOREST_TILES)
     volcano: Cell
-    supply: list[Annotated[int, Field(ge=0, le=MAX_SUPPLY_PER_COLOR)]] = Field(
+    supply: list[Annotated[StrictInt, Field(ge=0, le=MAX_SUPPLY_PER_COLOR)]] = Field(
         default_factory=lambda: [12, 12, 12, 12], min_length=1, max_length=MAX_COLORS
     )
     setup: Literal["free", "standard"] = "free"
@@ -91,9 +91,9 @@ class Flight(BaseModel):
     NW, W, SW, SE); the plane starts on the empty cell ``tile - dir``."""
 
     model_config = ConfigDict(extra="forbid")
-    color: int = Field(ge=0, lt=MAX_COLORS)
+    color: StrictInt = Field(ge=0, lt=MAX_COLORS)
     tile: tuple[Coord, Coord]
-    dir: int = Field(ge=0, le=5)
+    dir: StrictInt = Field(ge=0, le=5)
 
     def native(self) -> tuple[int, int, int, int]:
         return self.color, self.tile[0], self.tile[1], self.dir

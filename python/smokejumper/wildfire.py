@@ -14,7 +14,7 @@ import random
 import time
 from typing import Annotated, Any, Callable, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_serializer, model_validator
 
 from smokejumper import _batch, _core
 from smokejumper._core import Control, InvalidPositionError
@@ -37,8 +37,8 @@ DEFAULT_SAMPLE_NODES = 50_000
 # The spec's table; an assumption about the box, not a fact from it.
 DEFAULT_SPACES = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
 
-Coord = Annotated[int, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
-Count = Annotated[int, Field(ge=0, le=MAX_SUPPLY_PER_COLOR)]
+Coord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+Count = Annotated[StrictInt, Field(ge=0, le=MAX_SUPPLY_PER_COLOR)]
 Verdict = Literal["win", "loss", "unknown"]
 Status = Literal["win", "loss", "ongoing"]
 
@@ -53,8 +53,8 @@ class TileKind(BaseModel):
     """A tile off the table: number ``n`` and pawn ``spaces`` (default by number)."""
 
     model_config = ConfigDict(extra="forbid")
-    n: int = Field(ge=1, le=6)
-    spaces: int | None = Field(default=None, ge=1, le=3)
+    n: StrictInt = Field(ge=1, le=6)
+    spaces: StrictInt | None = Field(default=None, ge=1, le=3)
 
     def native(self) -> tuple[int, int]:
         return self.n, self.spaces or 0
@@ -65,7 +65,7 @@ class TableTile(TileKind):
 
     q: Coord
     r: Coord
-    pawns: list[Annotated[int, Field(ge=0, le=3)]] | None = Field(default=None, max_length=MAX_COLORS)
+    pawns: list[Annotated[StrictInt, Field(ge=0, le=3)]] | None = Field(default=None, max_length=MAX_COLORS)
 
 
 class Position(BaseModel):
@@ -87,16 +87,16 @@ class Position(BaseModel):
     deal: list[TileKind] | None = Field(default=None, min_length=1, max_length=MAX_TILES)
     start: TileKind | None = None
     pool: list[TileKind] | None = Field(default=None, max_length=MAX_TILES)
-    turns: int | None = Field(default=None, ge=0, le=MAX_TILES)
+    turns: StrictInt | None = Field(default=None, ge=0, le=MAX_TILES)
     tiles: list[TableTile] | None = Field(default=None, min_length=1, max_length=MAX_TILES)
-    turn: int | None = Field(default=None, ge=0, le=MAX_TILES)
+    turn: StrictInt | None = Field(default=None, ge=0, le=MAX_TILES)
     deal_rest: list[TileKind] | None = Field(default=None, max_length=MAX_TILES)
-    turns_left: int | None = Field(default=None, ge=0, le=MAX_TILES)
+    turns_left: StrictInt | None = Field(default=None, ge=0, le=MAX_TILES)
     drawn: TileKind | None = Field(default=None, description="Hidden order: the tile drawn for this turn, "
                                    "one of the pool's")
     supply: list[Count] = Field(default_factory=lambda: [12, 12, 12, 12], min_length=1,
                                 max_length=MAX_COLORS)
-    level: int = Field(default=1, ge=1, le=3)
+    level: StrictInt = Field(default=1, ge=1, le=3)
 
     @model_validator(mode="after")
     def _one_form(self) -> Position:
@@ -162,9 +162,9 @@ class PawnAction(BaseModel):
     """Put ``count`` pawns of colour ``color`` on the tile at ``tile``."""
 
     model_config = ConfigDict(extra="forbid")
-    color: int = Field(ge=0, lt=MAX_COLORS)
+    color: StrictInt = Field(ge=0, lt=MAX_COLORS)
     tile: tuple[Coord, Coord]
-    count: int = Field(ge=1, le=3)
+    count: StrictInt = Field(ge=1, le=3)
 
 
 class Move(BaseModel):
