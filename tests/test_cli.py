@@ -391,7 +391,7 @@ def test_hint_fire_lists_choices_best_first(fire_files):
     out = run_json("hint", "fire", fire_files["last"], "--max-seconds", 30)
     values = [c["win_probability"] for c in out["choices"]]
     assert values == sorted(values, reverse=True) and values[0] == 1.0
-    assert out["choices"][0]["move"] == {"give": False, "weapon": 0, "target": 0, "destroy": None}
+    assert out["choices"][0]["move"] == {"weapon": 0, "target": 0, "destroy": None}
 
 
 def test_replay_fire_exit_code_says_whether_the_line_wins(fire_files):

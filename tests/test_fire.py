@@ -604,6 +604,14 @@ BASE = {"aliens": [{"strengths": [12, 9, 6, 3]}], "weapons": [[], [], []], "draw
     ({"mode": "team"}, "team"),
     ({"turn": 1}, "turn"),
     ({"revealed": {"energy": 2, "crosshairs": 10}}, "revealed.crosshairs"),
+    # Numbers and flags are not converted from other JSON types.
+    ({"draw": [{"energy": "3"}]}, "draw.0.energy"),
+    ({"draw": [{"energy": 3.0}]}, "draw.0.energy"),
+    ({"draw": [{"energy": True}]}, "draw.0.energy"),
+    ({"aliens": [{"strengths": [12, 9, 6, "3"]}]}, "aliens.0.strengths.3"),
+    ({"aliens": [{"strengths": [12, 9, 6, 3], "hits": False}]}, "aliens.0.hits"),
+    ({"order_known": "yes"}, "order_known"),
+    ({"order_known": 0}, "order_known"),
 ])
 def test_invalid_positions_are_refused_clearly(change, message):
     with pytest.raises(InvalidPositionError, match=None) as e:
@@ -615,6 +623,9 @@ def test_invalid_positions_are_refused_clearly(change, message):
     ({"weapon": 3}, "weapon"),
     ({"weapon": 0, "target": 0}, "does not fire"),
     ({"give": True}, "team-mode"),
+    ({"weapon": "0"}, "weapon"),
+    ({"weapon": True}, "weapon"),
+    ({"give": 1, "weapon": None}, "give"),
 ])
 def test_illegal_moves_are_refused_clearly(move, message):
     position = {**BASE, "revealed": {"energy": 2}}
@@ -627,3 +638,42 @@ def test_replay_reports_the_first_illegal_step():
     position = {**BASE, "revealed": {"energy": 2}}
     r = fire.replay(position, [{"weapon": 0}, {"reveal": {"energy": 5}}])
     assert r.error is not None and r.error.startswith("steps[1]") and len(r.steps) == 1
+
+
+def test_a_winning_shot_may_name_a_battery_on_the_weapon():
+    # The spec's move shape names a battery for every shot that fires; the
+    # winning shot destroys none, so naming one on the weapon is the same move.
+    position = {"aliens": [{"strengths": [12, 9, 6, 3], "hits": 3}], "weapons": [[{"energy": 5}, {"energy": 4}], []],
+                "draw": [{"energy": 1}], "revealed": {"energy": 2}}
+    plain = fire.apply(position, {"weapon": 0, "target": 0, "destroy": None})
+    assert plain.status == "win"
+    for named in ({"energy": 4}, {"energy": 2}):
+        assert fire.apply(position, {"weapon": 0, "target": 0, "destroy": named}) == plain
+        assert ref.apply(position, {"weapon": 0, "target": 0, "destroy": named}) == ref.apply(
+            position, {"weapon": 0, "target": 0, "destroy": None})
+    with pytest.raises(InvalidPositionError, match="no battery"):
+        fire.apply(position, {"weapon": 0, "target": 0, "destroy": {"energy": 3}})
+    with pytest.raises(ValueError):
+        ref.apply(position, {"weapon": 0, "target": 0, "destroy": {"energy": 3}})
+
+
+def test_outputs_are_written_in_the_spec_shape():
+    solo = fire.hint({**BASE, "revealed": {"energy": 2}}).model_dump(mode="json")
+    assert not {"mode", "players", "turn"} & solo["position"].keys()
+    assert all("give" not in c["move"] for c in solo["choices"])
+    assert set(solo["choices"][0]["move"]) == {"weapon", "target", "destroy"}
+    team = TEAM_REVEALED[0]
+    dumped = fire.hint(team).model_dump(mode="json")
+    assert not {"weapons", "draw", "discard", "destroyed"} & dumped["position"].keys()
+    gifts = [c["move"] for c in dumped["choices"] if c["move"].get("give")]
+    assert gifts in ([], [{"give": True}])
+    # What is written reads back as the same position.
+    assert fire.check(dumped["position"]).position == fire.check(team).position
+
+
+def test_a_level_refuses_an_alien_count_it_does_not_have():
+    level = fire.levels.default_level1()
+    assert len(level.position(aliens=2).aliens) == 2
+    for bad in (0, 6, -1):
+        with pytest.raises(ValueError, match="aliens"):
+            level.position(aliens=bad)

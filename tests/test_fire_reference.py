@@ -257,7 +257,9 @@ def test_firing_needs_live_target_and_win_destroys_nothing():
     assert won["destroyed"] == [] and won["weapons"][0] == []
     assert sorted(b["energy"] for b in won["discard"]) == [2, 4, 5]
     assert fr.win_probability(won) == 1 and fr.legal_moves({**won, "revealed": bat(1)}) == []
-    for bad in (move(0, 1, bat(5)), move(0, 0, None), move(1, 1, None), move(1, 1, bat(5)),
+    # A winning move may still name a battery on the weapon: the same move.
+    assert fr.apply(p, move(0, 1, bat(5))) == won
+    for bad in (move(0, 1, bat(3)), move(0, 0, None), move(1, 1, None), move(1, 1, bat(5)),
                 move(2, 1, None), move(3), {"give": True}):
         with pytest.raises(ValueError):
             fr.apply(p, bad)

@@ -735,7 +735,7 @@ def test_fire_strategy_plays_a_game_that_replays(client):
             r = client.post("/v1/fire/strategy-move", json={"position": position})
             assert r.status_code == 200, r.text
             step = r.json()
-            assert set(step) == {"weapon", "target", "destroy", "give"}
+            assert set(step) == {"weapon", "target", "destroy"}  # the spec's move shape
             after = client.post("/v1/fire/apply", json={"position": position, "move": step}).json()
             position, status = after["position"], after["status"]
         steps.append(step)
@@ -752,7 +752,7 @@ def test_fire_levels(client, fire_levels):
         assert entry["level"]["assumptions"] and any("crosshairs" in a for a in entry["level"]["assumptions"])
         assert len(entry["position"]["aliens"]) == 5
         assert entry["position"]["order_known"] is False
-    assert solo["position"]["mode"] == "solo" and len(solo["position"]["weapons"]) == 3
+    assert "mode" not in solo["position"] and len(solo["position"]["weapons"]) == 3  # solo: the spec's shape
     assert sorted(b["energy"] for b in solo["position"]["draw"]) == [1] * 5 + [2] * 4 + [3] * 3 + [4] * 2 + [5]
     assert team["position"]["mode"] == "team" and len(team["position"]["players"]) == 2
     for player in team["position"]["players"]:
@@ -776,14 +776,14 @@ def test_fire_team_give(client, fire_levels):
     assert body["error"] is None and body["status"] == "decision"
     decision = body["position"]
     moves = client.post("/v1/fire/check", json={"position": decision}).json()["moves"]
-    assert {"weapon": None, "target": None, "destroy": None, "give": True} in moves
+    assert {"give": True} in moves
     after = client.post("/v1/fire/apply", json={"position": decision, "move": {"give": True}}).json()
     assert after["status"] == "decision"
     p = after["position"]
     assert p["turn"] == 1 and p["revealed"] == bat(4, 1)
     assert [pl["exchanges"] for pl in p["players"]] == [1, 2]
     r = client.post("/v1/fire/strategy-move", json={"position": p})
-    assert r.status_code == 200 and r.json()["give"] in (True, False)
+    assert r.status_code == 200 and set(r.json()) in ({"give"}, {"weapon", "target", "destroy"})
     hint = client.post("/v1/fire/hint", json={"position": p, "limit": {"seconds": 0.2}}).json()
     assert hint["choices"]
     for c in hint["choices"]:

@@ -623,16 +623,17 @@ Move Game::move_from_spec(const State& s, const MoveSpec& m) const {
   Move move{false, static_cast<int8_t>(m.weapon), static_cast<int8_t>(target), -1};
   const int damage = (energy - kFireAt) * (s.crosshairs[sl] + b.crosshairs);
   const bool wins = s.live_aliens == 1 && s.hits[static_cast<size_t>(target)] + hits_from(target, s.hits[static_cast<size_t>(target)], damage) >= 4;
-  if (wins) {
-    if (m.destroy) throw InvalidInput("move.destroy: this shot destroys the last alien, so nothing is destroyed (null)");
-    return move;
+  if (!m.destroy) {
+    if (wins) return move;
+    throw InvalidInput("move.destroy: weapon " + std::to_string(m.weapon) + " fires, so a battery on it must be destroyed");
   }
-  if (!m.destroy) throw InvalidInput("move.destroy: weapon " + std::to_string(m.weapon) + " fires, so a battery on it must be destroyed");
   const int k = kind_of(*m.destroy);
   const auto& on = s.count[static_cast<size_t>(loc_weapon(p, m.weapon))];
   if (k < 0 || (on[static_cast<size_t>(k)] == 0 && k != s.revealed))
     throw InvalidInput("move.destroy: no battery " + battery_text(*m.destroy) + " on weapon " + std::to_string(m.weapon));
-  move.destroy = static_cast<int8_t>(k);
+  // The winning shot destroys nothing; a move that still names a battery on
+  // the weapon (the spec's move shape has one for every shot) means the same.
+  if (!wins) move.destroy = static_cast<int8_t>(k);
   return move;
 }
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, StrictBool, StrictInt,
+                      model_serializer, model_validator)
 
 from smokejumper import _core
 from smokejumper._core import Control, InvalidPositionError
@@ -40,8 +41,8 @@ class Battery(BaseModel):
     """A battery card. ``crosshairs`` left out takes the Level 1 default."""
 
     model_config = ConfigDict(extra="forbid")
-    energy: int = Field(ge=1, le=5)
-    crosshairs: int | None = Field(default=None, ge=0, le=MAX_CROSSHAIRS)
+    energy: StrictInt = Field(ge=1, le=5)
+    crosshairs: StrictInt | None = Field(default=None, ge=0, le=MAX_CROSSHAIRS)
 
     @model_validator(mode="after")
     def _fill_crosshairs(self) -> Battery:
@@ -57,8 +58,9 @@ class Alien(BaseModel):
     """Four strength values, highest first, and the hits taken (4 = destroyed)."""
 
     model_config = ConfigDict(extra="forbid")
-    strengths: tuple[int, int, int, int] = Field(description="Values 1..1000, the next hit's first")
-    hits: int = Field(default=0, ge=0, le=4)
+    strengths: tuple[StrictInt, StrictInt, StrictInt, StrictInt] = Field(
+        description="Values 1..1000, the next hit's first")
+    hits: StrictInt = Field(default=0, ge=0, le=4)
 
     @model_validator(mode="after")
     def _check_strengths(self) -> Alien:
@@ -77,8 +79,8 @@ class Player(BaseModel):
     draw: Pile = Field(default_factory=list)
     discard: Pile = Field(default_factory=list)
     destroyed: Pile = Field(default_factory=list)
-    exchanges: int = Field(default=2, ge=0, le=2, description="Energy exchanges left this level")
-    order_known: bool | None = None
+    exchanges: StrictInt = Field(default=2, ge=0, le=2, description="Energy exchanges left this level")
+    order_known: StrictBool | None = None
 
 
 class Position(BaseModel):
@@ -109,9 +111,9 @@ class Position(BaseModel):
     discard: Pile = Field(default_factory=list)
     destroyed: Pile = Field(default_factory=list)
     players: list[Player] | None = Field(default=None, min_length=2, max_length=2)
-    turn: int = Field(default=0, ge=0, le=1, description="Team mode: whose decision it is")
+    turn: StrictInt = Field(default=0, ge=0, le=1, description="Team mode: whose decision it is")
     revealed: Battery | None = None
-    order_known: bool = False
+    order_known: StrictBool = False
 
     @model_validator(mode="after")
     def _check_mode(self) -> Position:
@@ -128,6 +130,17 @@ class Position(BaseModel):
             if self.weapons is not None or self.draw or self.discard or self.destroyed:
                 raise ValueError("in team mode, weapons and piles belong to each player")
         return self
+
+    # Written in the spec's shape: a solo position without the team keys
+    # (mode, players, turn), a team position without the solo ones. No
+    # return annotation, so that the JSON schema stays the model's.
+    @model_serializer(mode="wrap")
+    def _spec_shape(self, handler: SerializerFunctionWrapHandler):
+        data = handler(self)
+        other_mode = ("weapons", "draw", "discard", "destroyed") if self.mode == "team" else ("mode", "players", "turn")
+        for key in other_mode:
+            data.pop(key, None)
+        return data
 
     def native(self) -> tuple:
         """The position as the C++ core takes it."""
@@ -156,10 +169,10 @@ class Move(BaseModel):
     it to the partner instead."""
 
     model_config = ConfigDict(extra="forbid")
-    weapon: int | None = Field(default=None, ge=0, lt=MAX_WEAPONS)
-    target: int | None = Field(default=None, ge=0, lt=MAX_ALIENS)
+    weapon: StrictInt | None = Field(default=None, ge=0, lt=MAX_WEAPONS)
+    target: StrictInt | None = Field(default=None, ge=0, lt=MAX_ALIENS)
     destroy: Battery | None = None
-    give: bool = False
+    give: StrictBool = False
 
     @model_validator(mode="after")
     def _check_shape(self) -> Move:
@@ -168,6 +181,12 @@ class Move(BaseModel):
         if not self.give and self.weapon is None:
             raise ValueError("a move needs a weapon (or \"give\": true in team mode)")
         return self
+
+    # The spec's move shape; a gift is just {"give": true}.
+    @model_serializer(mode="wrap")
+    def _spec_shape(self, handler: SerializerFunctionWrapHandler):
+        data = handler(self)
+        return {"give": True} if self.give else {k: v for k, v in data.items() if k != "give"}
 
     def native(self) -> tuple:
         return (self.give, -1 if self.weapon is None else self.weapon, -1 if self.target is None else self.target,

@@ -35,6 +35,8 @@ class Level(BaseModel):
                 rng.shuffle(deck)
             return deck
 
+        if aliens is not None and not 1 <= aliens <= len(self.aliens):
+            raise ValueError(f"aliens: this level has 1..{len(self.aliens)}, got {aliens}")
         chosen = self.aliens[: aliens or len(self.aliens)]
         known = seed is not None
         if self.mode == "solo":
