@@ -351,13 +351,14 @@ def _check_move(state: State, move: dict) -> dict:
         raise ValueError(f"target {a!r} out of range")
     norm = {"weapon": w, "target": a,
             "destroy": None if d is None else _battery_dict(_battery(d, "destroy"))}
+    legal = _moves(state)
     winning = {"weapon": w, "target": a, "destroy": None}
-    if d is not None and winning in _moves(state) and a is not None:
+    if a is not None and d is not None and winning in legal:
         # The winning shot destroys nothing, whatever battery on the weapon the move names.
         loaded = state.players[state.turn].weapons[w] + (state.revealed,)
         if (norm["destroy"]["energy"], norm["destroy"]["crosshairs"]) in loaded:
             norm = winning
-    if norm not in _moves(state):
+    if norm not in legal:
         raise ValueError(f"illegal move {move!r}")
     return norm
 

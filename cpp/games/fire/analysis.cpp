@@ -66,8 +66,9 @@ struct ImprovedGame : PolicyGame {
 // destroys the weakest battery on its weapon and aims for the most hits
 // that weapon can score, and no weapon fires for no hit while another
 // choice only charges. A win for certain here is one in the game (the
-// player may play so); a refutation here says nothing. It is asked first because where it wins it is much
-// cheaper (three aliens against the team decks: 10.4M nodes against 53.7M).
+// player may play so); a refutation here says nothing. It is asked first
+// because where it wins it is much cheaper (three aliens against the team
+// decks: 10.4M nodes against 53.7M).
 struct FocusedGame : PolicyGame {
   void decision_children(const State& s, std::vector<Child>& out) const {
     auto gained = [&](const Move& m) {

@@ -37,7 +37,7 @@ class Level(BaseModel):
 
         if aliens is not None and not 1 <= aliens <= len(self.aliens):
             raise ValueError(f"aliens: this level has 1..{len(self.aliens)}, got {aliens}")
-        chosen = self.aliens[: aliens or len(self.aliens)]
+        chosen = self.aliens if aliens is None else self.aliens[:aliens]
         known = seed is not None
         if self.mode == "solo":
             return Position(aliens=chosen, weapons=[[] for _ in range(self.weapons)], draw=deal(),
