@@ -1,4 +1,6 @@
 // The extension module smokejumper._core: one init function per game.
+#include <pybind11/gil_safe_call_once.h>
+
 #include "bindings/common.hpp"
 #include "core/error.hpp"
 
@@ -8,12 +10,16 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "smokejumper's C++ engines and searches";
   m.attr("__version__") = SMOKEJUMPER_VERSION;
 
-  static py::exception<sj::InvalidInput> invalid(m, "InvalidPositionError", PyExc_ValueError);
+  // Stored the way pybind11 asks: a plain static would drop its reference
+  // after the interpreter has gone.
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::object> invalid;
+  invalid.call_once_and_store_result(
+      [&] { return py::exception<sj::InvalidInput>(m, "InvalidPositionError", PyExc_ValueError); });
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const sj::InvalidInput& e) {
-      py::set_error(invalid, e.what());
+      py::set_error(invalid.get_stored(), e.what());
     }
   });
 

@@ -109,16 +109,18 @@ void init_volcano(py::module_& m) {
         py::dict d;
         d["status"] = outcome_name(game->outcome_with_moves(s));
         d["pawns_needed"] = game->pawns_needed(s);
+        int plan = 0;
         {
+          // No Python object may be touched in here: the GIL is released.
           py::gil_scoped_release release;
           // check is a quick call: a smaller cap than the solver's (exact on
           // 199 of standard seeds 1-200; a lower bound where the cap cuts).
           Limits limits;
           limits.max_nodes = kPlanNodes / 16;
           Budget budget(limits, nullptr);
-          const int plan = game->plan_pawns(s, budget);
-          d["plan_pawns"] = plan == INT_MAX ? -1 : plan;
+          plan = game->plan_pawns(s, budget);
         }
+        d["plan_pawns"] = plan == INT_MAX ? -1 : plan;
         d["supply_total"] = game->supply_total(s);
         py::list moves;
         for (const Game::Merged& mc : game->merged_children(s)) {
