@@ -11,8 +11,6 @@ Axial directions (spec order): 0 E (+1,0), 1 NE (+1,-1), 2 NW (0,-1),
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import random
 import threading
 import time
@@ -23,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import volcano_reference as ref
+from volcano_bounds import least_pawns_to_win, plan_pawns_here
 from smokejumper import Control, InvalidPositionError, Limit, volcano
 
 E, NE, NW, W, SW, SE = range(6)
@@ -229,60 +228,6 @@ def test_cross_check_saw_both_verdicts():
 
 # ---------------------------------------------------------------- 1b. the removal-plan bound
 
-def least_pawns_to_win(p):
-    """The fewest pawns any winning line drops (None: no win), by exhausting
-    the reference's states: the true value the solver's bounds must not
-    exceed."""
-    root = ref.parse_position(p)
-    memo = {}
-
-    def most_left(s):  # the most pawns a win from s can leave in the supply, or -1
-        if s.lost:
-            return -1
-        if not s.tiles:
-            return sum(s.supply)
-        if s not in memo:
-            memo[s] = max((most_left(c) for c in ref.distinct_children(s)), default=-1)
-        return memo[s]
-
-    left = most_left(root)
-    return None if left < 0 else sum(root.supply) - left
-
-
-def plan_pawns_here(p):
-    """The removal-plan bound worked out here, independently of the C++ (and
-    without its shortcuts): one pawn on every pawnless tile, plus the missing
-    pawns of every tile the plan extinguishes. A plan removes one tile at a
-    time, each with two adjacent free edges, and whatever that cuts off from
-    the volcano goes with it for free. Dijkstra over the tiles still standing;
-    None when no plan clears the board."""
-    state = ref.parse_position(p)
-    tiles = {(q, r): (spaces, pawns) for q, r, _n, spaces, pawns in state.tiles}
-    base = sum(pawns == 0 for _spaces, pawns in tiles.values())
-    start = frozenset(tiles)
-    best = {start: 0}
-    tie = itertools.count()
-    heap = [(0, next(tie), start)]
-    while heap:
-        cost, _, standing = heapq.heappop(heap)
-        if cost > best[standing]:
-            continue
-        if not standing:
-            return base + cost
-        occupied = standing | {state.volcano}
-        for cell in standing:
-            if not ref._has_two_adjacent_free_edges(cell, occupied):
-                continue
-            reach = ref._connected_to_volcano(state.volcano, occupied - {cell})
-            after = frozenset(c for c in standing if c in reach and c != cell)
-            spaces, pawns = tiles[cell]
-            step = cost + spaces - max(pawns, 1)
-            if step < best.get(after, step + 1):
-                best[after] = step
-                heapq.heappush(heap, (step, next(tie), after))
-    return None
-
-
 PLAN_CASES = [("ring", i) for i in range(N_RING)] + [("free", i) for i in range(0, N_CROSS, 4)]
 _plan_tight = Counter()
 
@@ -308,6 +253,34 @@ def test_plan_bound_is_admissible_and_matches_a_plain_search(case):
         for k in range(1, len(expected["line"]) + 1):
             mid = volcano.replay(p, expected["line"][:k]).position
             assert volcano.check(mid).plan_pawns <= sum(dropped[k:]), (p, k)
+
+
+# Two layouts the plan bound once called unplannable ("no plan", -1) though
+# each has a winning line: a child cut for costing more than the budget was
+# read as a dead end, and the table kept that for every budget.
+BUDGET_CUT_LAYOUTS = [
+    ({"tiles": [{"q": 0, "r": 0, "n": 6, "spaces": 3}, {"q": 0, "r": -1, "n": 4, "spaces": 3},
+                {"q": -1, "r": 0, "n": 6, "spaces": 1}, {"q": -1, "r": 1, "n": 6, "spaces": 3},
+                {"q": 0, "r": 1, "n": 4, "spaces": 3}],
+      "volcano": {"q": -2, "r": 0}, "supply": [6, 5]},
+     [fl(0, -1, 0, NE), fl(0, -1, 0, NE), fl(0, -1, 0, SE), fl(0, -1, 0, SE), fl(1, 0, -1, SE)], 7),
+    ({"tiles": [{"q": 0, "r": 0, "n": 5, "spaces": 1}, {"q": 0, "r": 1, "n": 5, "spaces": 3},
+                {"q": 1, "r": -1, "n": 6, "spaces": 3}, {"q": 0, "r": -1, "n": 2, "spaces": 2},
+                {"q": 0, "r": -2, "n": 1, "spaces": 2}, {"q": -1, "r": -1, "n": 3, "spaces": 2},
+                {"q": 1, "r": -2, "n": 3, "spaces": 1}, {"q": 1, "r": 0, "n": 1, "spaces": 2}],
+      "volcano": {"q": 2, "r": -3}, "supply": [60]},
+     [fl(0, -1, -1, E), fl(0, -1, -1, E), fl(0, 0, -2, E), fl(0, 0, 0, E), fl(0, 0, 1, E), fl(0, 0, -2, E)], 9),
+]
+
+
+@pytest.mark.parametrize("p, line, plan", BUDGET_CUT_LAYOUTS)
+def test_plan_bound_holds_where_a_budget_cut_child_once_read_as_a_dead_end(p, line, plan):
+    assert ref.replay(p, line) == "win"
+    dropped = sum(s.dropped for s in volcano.replay(p, line).steps)
+    chk = volcano.check(p)
+    assert chk.plan_pawns == plan == plan_pawns_here(p) <= least_pawns_to_win(p) <= dropped
+    r = volcano.solve(p, Limit(seconds=60))
+    assert r.verdict == "win" and ref.replay(p, [as_dict(f) for f in r.line]) == "win"
 
 
 def test_plan_bound_cases_were_informative():

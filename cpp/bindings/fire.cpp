@@ -214,6 +214,18 @@ void init_fire(py::module_& m) {
       "The canonical key of a position (for tests: symmetric positions share it).");
 
   m.def(
+      "bounds",
+      [](const PositionTuple& position) {
+        const auto game = make_game(position);
+        py::dict d;
+        d["upper_bound"] = game->upper_bound(game->initial());
+        d["cheap_upper_bound"] = game->cheap_upper_bound(game->initial());
+        return d;
+      },
+      py::arg("position"),
+      "The searches' upper bounds on the win probability (for tests: never below the true value).");
+
+  m.def(
       "solve",
       [](const PositionTuple& position, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb,
          Control* control, bool use_pruning, bool use_dominance, bool use_certain, bool use_focus, bool use_split) {

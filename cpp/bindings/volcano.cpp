@@ -136,6 +136,37 @@ void init_volcano(py::module_& m) {
       "Validate a position; return its status and its distinct legal flights.");
 
   m.def(
+      "bounds",
+      [](const std::vector<TileTuple>& tiles, std::pair<int, int> volcano, const std::vector<int>& supply,
+         bool standard, uint64_t max_nodes) {
+        int needed = 0, needed_shallow = 0, plan = 0;
+        bool hopeless = false, deep_hopeless = false;
+        {
+          py::gil_scoped_release release;
+          const Game game(make_spec(tiles, volcano, supply, standard));
+          const State& s = game.initial();
+          needed = game.pawns_needed(s);
+          needed_shallow = game.pawns_needed(s, 1);
+          hopeless = game.hopeless(s);
+          Limits limits;
+          limits.max_nodes = max_nodes;
+          Budget plan_budget(limits, nullptr), deep_budget(limits, nullptr);
+          plan = game.plan_pawns(s, plan_budget);
+          deep_hopeless = game.deep_hopeless(s, deep_budget);
+        }
+        py::dict d;
+        d["pawns_needed"] = needed == INT_MAX ? -1 : needed;
+        d["pawns_needed_shallow"] = needed_shallow == INT_MAX ? -1 : needed_shallow;
+        d["plan_pawns"] = plan == INT_MAX ? -1 : plan;
+        d["hopeless"] = hopeless;
+        d["deep_hopeless"] = deep_hopeless;
+        return d;
+      },
+      py::arg("tiles"), py::arg("volcano"), py::arg("supply"), py::arg("standard"), py::arg("max_nodes"),
+      "The searches' lower bounds on the pawns a win needs (-1: none can), and their dead-end tests "
+      "(for tests: never above the true cost, never true for a winnable position).");
+
+  m.def(
       "solve",
       [](const std::vector<TileTuple>& tiles, std::pair<int, int> volcano,
          const std::vector<int>& supply, bool standard, uint64_t max_nodes, double max_seconds,

@@ -12,6 +12,7 @@
 #include "core/bits.hpp"
 #include "core/error.hpp"
 #include "games/wildfire/analysis.hpp"
+#include "games/wildfire/plan.hpp"
 #include "games/wildfire/hint.hpp"
 #include "games/wildfire/wildfire.hpp"
 
@@ -174,6 +175,21 @@ void init_wildfire(py::module_& m) {
       },
       py::arg("position"),
       "Validate a position; return its status, hottest cells and every legal move (known order).");
+
+  m.def(
+      "dead_ends",
+      [](const PositionTuple& position) {
+        const auto game = make_game(position);
+        if (!game->known()) throw InvalidInput("dead_ends: the searches test known-order positions only");
+        const DeadEnds e = dead_ends(*game, game->initial());
+        py::dict d;
+        d["hopeless"] = e.hopeless;
+        d["colours_cannot_join"] = e.colours_cannot_join;
+        d["too_few_open_ones"] = e.too_few_open_ones;
+        return d;
+      },
+      py::arg("position"),
+      "The searches' dead-end tests, each on its own (for tests: true only when no win exists).");
 
   m.def(
       "solve",

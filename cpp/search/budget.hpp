@@ -5,6 +5,13 @@
 // reaching the goal costs more than the budget it had, so the bound it leaves
 // in the table serves every later visit with that budget or less: unlike a
 // table of losses keyed by (state, budget), one entry covers every budget.
+//
+// That holds only if every stored number is a lower bound on the true cost,
+// whatever the budget: a child the game left out because its move alone
+// costs more than the budget still bounds the state's cost by its move's
+// cost, not by "unreachable". (Reading a budget-cut child as a dead end once
+// stored "no plan" for winnable Volcano! layouts; a seeded test against the
+// reference solvers guards it.)
 #pragma once
 #include <algorithm>
 #include <climits>
@@ -22,7 +29,9 @@ namespace sj {
 
 // What a game gives the budget search. children() lists the distinct
 // successors, each with the cost of its move and the child's own lower bound
-// (`bound`, INT_MAX for a dead end), cheapest first if it likes;
+// (`bound`, INT_MAX for a dead end), cheapest first if it likes. It may leave
+// out children whose move alone costs more than `budget`, and then returns
+// the least cost among those it left out (INT_MAX when it left none out).
 // lower_bound() never exceeds the true least cost to the goal (INT_MAX: the
 // goal cannot be reached). won()/lost() end the game.
 template <class G>
@@ -37,7 +46,7 @@ concept BudgetGame = requires(const G& game, const typename G::State& state,
   { game.lost(state) } -> std::same_as<bool>;
   { game.key(state) } -> std::convertible_to<uint64_t>;
   { game.lower_bound(state) } -> std::convertible_to<int>;
-  game.children(state, 0, out);
+  { game.children(state, 0, out) } -> std::convertible_to<int>;
 };
 
 template <BudgetGame G>
@@ -114,10 +123,11 @@ class BudgetSearch {
     }
 
     const uint64_t nodes_before = budget_.nodes();
-    game_.children(s, budget, level(depth));
+    // A child left out costs at least its move: that, not "unreachable",
+    // is what it proves about s.
+    int best = game_.children(s, budget, level(depth));
     level(depth + 1);  // deeper levels exist before references are taken
     std::vector<Child>& here = levels_[depth];
-    int best = kUnreachable;
     bool unknown = false;
     for (const Child& c : here) {
       const int after = budget - c.cost;

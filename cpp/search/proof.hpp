@@ -222,6 +222,7 @@ class ProofSearch {
       if (v == Verdict::kUnknown) {
         unknown = true;
         if (budget_.stopped()) break;
+        continue;  // unproved: it may not put later siblings' moves to sleep
       }
       here.explored.push_back(c.footprint);
     }

@@ -120,7 +120,11 @@ class Game {
 
   NodeKind kind(const State& s) const;
   Key key(const State& s) const;
+  // Admissible: 0 only when no line wins. upper_bound() uses the exact
+  // relaxation when it is small enough to tabulate, cheap_upper_bound() a
+  // coarser one otherwise.
   double upper_bound(const State& s) const;
+  double cheap_upper_bound(const State& s) const;
   void chance_children(const State& s, std::vector<Child>& out) const;
   // Dominance: one hit more on an alien, or one energy exchange more, never
   // hurts (the player can ignore an exchange, and from more hits the same
@@ -209,7 +213,6 @@ class Game {
   std::array<bool, kMaxPlayers * kMaxWeapons> live_weapons(const State& s) const;
   template <class F>
   void for_each_in_play(const State& s, F&& f) const;
-  double cheap_upper_bound(const State& s) const;
   std::array<int, kMaxKinds> totals(const State& s) const;  // batteries of each kind, wherever they are
   void build_relaxation();
   bool relaxed_winnable(uint32_t pool, std::array<uint8_t, kMaxAliens> hits) const;

@@ -651,11 +651,16 @@ uint64_t RemovalPlan::close(uint64_t present) const {
   }
 }
 
-void RemovalPlan::children(const PlanState& s, int budget, std::vector<Child>& out) const {
+int RemovalPlan::children(const PlanState& s, int budget, std::vector<Child>& out) const {
   out.clear();
+  int least_left_out = INT_MAX;
   const uint64_t occupied = s.present | bit(game_.volcano_);
   for_each_bit(s.present, [&](int i) {
-    if (extra_[i] > budget || !game_.two_adjacent_free(occupied, i)) return;
+    if (!game_.two_adjacent_free(occupied, i)) return;
+    if (extra_[i] > budget) {
+      least_left_out = std::min(least_left_out, extra_[i]);
+      return;
+    }
     Child c;
     c.move = static_cast<uint8_t>(i);
     c.cost = extra_[i];
@@ -669,6 +674,7 @@ void RemovalPlan::children(const PlanState& s, int budget, std::vector<Child>& o
     if (fa != fb) return fa < fb;
     return std::popcount(a.state.present) < std::popcount(b.state.present);
   });
+  return least_left_out;
 }
 
 PositionSpec Game::to_spec(const State& s) const {

@@ -208,7 +208,8 @@ class RemovalPlan {
   uint64_t key(const PlanState& s) const;
   // The ring can never be isolated: all of it must be extinguished.
   int lower_bound(const PlanState& s) const;
-  void children(const PlanState& s, int budget, std::vector<Child>& out) const;
+  // Leaves out tiles dearer than `budget`; returns the least cost of those.
+  int children(const PlanState& s, int budget, std::vector<Child>& out) const;
 
  private:
   uint64_t close(uint64_t present) const;  // after every free removal

@@ -433,6 +433,7 @@ class LayoutSearch {
 
   // Each colour with pawns needs one on a 1-tile that keeps a free edge, and
   // a 1-tile closed in this layout stays closed whatever the pawns do.
+ public:
   bool enough_open_ones(const State& s) const {
     int offer = 0;
     for (int i = 0; i < game_.total(); ++i)
@@ -440,6 +441,7 @@ class LayoutSearch {
     return offer >= anchors_needed_;
   }
 
+ private:
   // A tile placed so far that can still take a pawn: room at the first
   // turn it may take one (free edges only shrink; before that turn is
   // placed, today's free edges are an upper bound).
@@ -631,6 +633,17 @@ Verdict plan_search(const Game& game, const State& root, Budget& budget, uint64_
       if (d == kMaxTiles && v == Verdict::kLoss) return v;
     }
   }
+}
+
+DeadEnds dead_ends(const Game& game, const State& s) {
+  Budget budget(Limits{}, nullptr);
+  PlanStats stats;
+  LayoutSearch search(game, s, budget, &stats);
+  DeadEnds d;
+  d.hopeless = game.hopeless(s);
+  d.colours_cannot_join = !search.colours_can_join(s);
+  d.too_few_open_ones = !search.enough_open_ones(s);
+  return d;
 }
 
 }  // namespace sj::wildfire

@@ -34,4 +34,14 @@ struct PlanStats {
 Verdict plan_search(const Game& game, const State& root, Budget& budget, uint64_t nodes_per_layout,
                     std::vector<Move>* line, PlanStats* stats);
 
+// The dead-end tests the searches cut whole positions with, each asked on
+// its own so that the suite can hold every one to the reference solver:
+// each is true only when the game cannot be won from `s`.
+struct DeadEnds {
+  bool hopeless = false;             // Game::hopeless: too few turns or too little room
+  bool colours_cannot_join = false;  // a colour cannot join its pawns to an open 1-tile
+  bool too_few_open_ones = false;    // fewer open 1-tile spaces than colours need
+};
+DeadEnds dead_ends(const Game& game, const State& s);
+
 }  // namespace sj::wildfire
