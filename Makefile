@@ -8,7 +8,7 @@ SOURCES := $(shell find cpp python service -type f -not -name '*.pyc') pyproject
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test bench clean
+.PHONY: install run test test-sanitize bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,10 +26,41 @@ run: install
 test: install
 	$(PY) -m pytest -q
 
+# The C++-heavy tests again over a build with AddressSanitizer,
+# UndefinedBehaviorSanitizer and pybind11's GIL assertions (issue 16), in its
+# own venv and build dir. Python is not built with ASan, so only the pytest
+# run preloads the runtimes the module links (pip's build must not get them):
+# libasan, and libstdc++ so that ASan can intercept C++ throws (else the first
+# exception aborts with "CHECK failed ... real___cxa_throw"). CPython's own
+# allocations would read as leaks, so leak checks are off. --capture=sys: the
+# report a dying process writes to fd 2 stays visible.
+SAN_VENV := .venv-sanitize
+SAN_PY := $(SAN_VENV)/bin/python
+SAN_STAMP := $(SAN_VENV)/.installed
+# Every test, about 6 minutes here; test_bounds.py on 100 cases per game, not
+# 2,000: its time goes to the Python reference solvers, and `make test` has
+# run it whole.
+SAN_TESTS ?= tests
+
+$(SAN_PY):
+	$(PYTHON) -m venv $(SAN_VENV)
+	$(SAN_PY) -m pip install --quiet --upgrade pip
+
+$(SAN_STAMP): $(SAN_PY) $(SOURCES)
+	$(SAN_PY) -m pip install --quiet ".[test]" --config-settings=build-dir=build/sanitize \
+	  --config-settings=cmake.build-type=RelWithDebInfo --config-settings=cmake.define.SMOKEJUMPER_SANITIZE=ON
+	touch $(SAN_STAMP)
+
+test-sanitize: $(SAN_STAMP)
+	LD_PRELOAD="$$(ldd $(SAN_VENV)/lib/python*/site-packages/smokejumper/_core*.so | awk '/libasan/ {a=$$3} /libstdc\+\+/ {s=$$3} END {print a, s}')" \
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	SMOKEJUMPER_BOUNDS_CASES=100 \
+	  $(SAN_PY) -m pytest -q --capture=sys $(SAN_TESTS)
+
 bench: install
 	$(PY) bench/run.py
 	$(PY) bench/fire.py
 	$(PY) bench/wildfire.py
 
 clean:
-	rm -rf $(VENV) build
+	rm -rf $(VENV) $(SAN_VENV) build
