@@ -1,9 +1,9 @@
 """/v1/fire/...: solve, hint, split, check, apply, replay, the fixed strategy's
 move, and the Level 1 definitions for Fire!
 
-Bodies and answers reuse the models of :mod:`smokejumper.fire`; searches run
-in the server's bounded :class:`~.runner.Runner` under its caps, like
-Volcano's."""
+Bodies and answers reuse the models of :mod:`smokejumper.fire`; every call
+into the core runs in the server's bounded :class:`~.runner.Runner` under its
+caps, like Volcano's."""
 
 from __future__ import annotations
 
@@ -72,6 +72,32 @@ class FireSearchRequest(BaseModel):
     limit: LimitRequest | None = None
 
 
+# Team mode, two aliens with two hits each and two players of four batteries:
+# split answers at once.
+_EXAMPLE_TEAM: dict[str, Any] = {
+    "mode": "team",
+    "aliens": [{"strengths": [6, 4, 2, 1], "hits": 2}, {"strengths": [6, 4, 2, 1], "hits": 2}],
+    "players": [
+        {"weapons": [[{"energy": 4}], []], "draw": [{"energy": 5}, {"energy": 3}, {"energy": 2}, {"energy": 4}],
+         "discard": [], "destroyed": []},
+        {"weapons": [[{"energy": 5}], []], "draw": [{"energy": 4}, {"energy": 3}, {"energy": 1}, {"energy": 5}],
+         "discard": [], "destroyed": []},
+    ],
+    "turn": 0,
+    "revealed": None,
+    "order_known": False,
+}
+
+
+class FireSplitRequest(FireSearchRequest):
+    """A solve's body; split takes team positions only, hence its own example."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"position": _EXAMPLE_TEAM, "limit": {"seconds": 5}}]},
+    )
+
+
 class FireCheckRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"position": _EXAMPLE_POSITION}]})
     position: Position
@@ -135,7 +161,6 @@ def router(settings: Settings, runner: Runner) -> APIRouter:
     r = APIRouter(prefix="/v1/fire", tags=["fire"])
     searches = Searches(settings, runner)
     errors = problem_responses(413, 415, 422, 503)
-    quick = problem_responses(413, 415, 422)
 
     @r.post("/solve", response_model=SolveResult, responses=errors,
             summary="Win probability under optimal play: exact, or a proved interval at a limit")
@@ -153,30 +178,32 @@ def router(settings: Settings, runner: Runner) -> APIRouter:
     @r.post("/split", response_model=SplitResult, responses=errors,
             summary="Team mode: the best split of the aliens, each player destroying its share alone, "
                     "and its win probability (a proved lower bound on the team's)")
-    async def split(request: Request, body: Annotated[FireSearchRequest, Body()]) -> SplitResult:
+    async def split(request: Request, body: Annotated[FireSplitRequest, Body()]) -> SplitResult:
         return await searches.run(request, body.limit,
                                   lambda limit, control: fire.split(body.position, limit, control=control))
 
-    @r.post("/check", response_model=CheckResult, responses=quick,
+    @r.post("/check", response_model=CheckResult, responses=errors,
             summary="Validate a position, do what is automatic, and list every legal move")
-    def check(body: Annotated[FireCheckRequest, Body()]) -> CheckResult:
-        return fire.check(body.position)
+    async def check(request: Request, body: Annotated[FireCheckRequest, Body()]) -> CheckResult:
+        return await searches.quick(request, fire.check, body.position)
 
-    @r.post("/apply", response_model=CheckResult, responses=quick,
+    @r.post("/apply", response_model=CheckResult, responses=errors,
             summary="Play one move; the position after it and whatever is automatic, with its legal moves")
-    def apply(body: Annotated[FireApplyRequest, Body()]) -> CheckResult:
-        return _apply(body.position, body.move)
+    async def apply(request: Request, body: Annotated[FireApplyRequest, Body()]) -> CheckResult:
+        return await searches.quick(request, _apply, body.position, body.move)
 
-    @r.post("/replay", response_model=ReplayResult, responses=quick,
+    @r.post("/replay", response_model=ReplayResult, responses=errors,
             summary="Play moves and reveals in order; stops at the first illegal step and says why")
-    def replay(body: Annotated[FireReplayRequest, Body()]) -> ReplayResult:
-        return fire.replay(body.position, body.steps)
+    async def replay(request: Request, body: Annotated[FireReplayRequest, Body()]) -> ReplayResult:
+        return await searches.quick(request, fire.replay, body.position, body.steps)
 
-    @r.post("/strategy-move", response_model=Move, responses=quick,
+    @r.post("/strategy-move", response_model=Move, responses=errors,
             summary="The fixed strategy's move at a decision")
-    def strategy_move(body: Annotated[FireDecisionRequest, Body()]) -> Move:
-        return fire.strategy_move(body.position)
+    async def strategy_move(request: Request, body: Annotated[FireDecisionRequest, Body()]) -> Move:
+        return await searches.quick(request, fire.strategy_move, body.position)
 
+    # Not through the runner: the levels are data, and building a start is
+    # plain Python that never calls the core.
     @r.get("/levels", response_model=Levels, responses=problem_responses(422),
            summary="Solo and team Level 1: the definitions, what is assumed, and their start positions")
     def levels(

@@ -99,14 +99,14 @@ def router(settings: Settings, runner: Runner) -> APIRouter:
             lambda limit, control: volcano.generate(body.seed, solvable=body.solvable, rate=body.rate,
                                                     limit=limit, control=control))
 
-    @r.post("/check", response_model=CheckResult, responses=problem_responses(413, 415, 422),
+    @r.post("/check", response_model=CheckResult, responses=errors,
             summary="Validate a position and list its distinct legal flights")
-    def check(body: Annotated[CheckRequest, Body()]) -> CheckResult:
-        return volcano.check(body.position)
+    async def check(request: Request, body: Annotated[CheckRequest, Body()]) -> CheckResult:
+        return await searches.quick(request, volcano.check, body.position)
 
-    @r.post("/replay", response_model=ReplayResult, responses=problem_responses(413, 415, 422),
+    @r.post("/replay", response_model=ReplayResult, responses=errors,
             summary="Play flights in order; status is win only if every flight is legal and the last wins")
-    def replay(body: Annotated[ReplayRequest, Body()]) -> ReplayResult:
-        return volcano.replay(body.position, body.line)
+    async def replay(request: Request, body: Annotated[ReplayRequest, Body()]) -> ReplayResult:
+        return await searches.quick(request, volcano.replay, body.position, body.line)
 
     return r

@@ -1,8 +1,8 @@
 """/v1/wildfire/...: solve, hint, check and replay for Wild Fire! solitaire.
 
-Bodies and answers reuse the models of :mod:`smokejumper.wildfire`; searches
-run in the server's bounded :class:`~.runner.Runner` under its caps, like the
-other games'. A hint's sample count is capped too
+Bodies and answers reuse the models of :mod:`smokejumper.wildfire`; every
+call into the core runs in the server's bounded :class:`~.runner.Runner`
+under its caps, like the other games'. A hint's sample count is capped too
 (``Settings.max_hint_samples``), and its solves per deal by the node cap."""
 
 from __future__ import annotations
@@ -82,7 +82,6 @@ def router(settings: Settings, runner: Runner) -> APIRouter:
     r = APIRouter(prefix="/v1/wildfire", tags=["wildfire"])
     searches = Searches(settings, runner)
     errors = problem_responses(413, 415, 422, 503)
-    quick = problem_responses(413, 415, 422)
 
     @r.post("/solve", response_model=SolveResult, responses=errors,
             summary="Known order: win with every turn's move, proved loss, or unknown at a limit")
@@ -102,14 +101,14 @@ def router(settings: Settings, runner: Runner) -> APIRouter:
             lambda limit, control: wildfire.hint(body.position, limit, samples=samples, seed=body.seed,
                                                  sample_nodes=sample_nodes, workers=1, control=control))
 
-    @r.post("/check", response_model=CheckResult, responses=quick,
+    @r.post("/check", response_model=CheckResult, responses=errors,
             summary="Validate a position; its status, hottest cells and every legal move")
-    def check(body: Annotated[WildfireCheckRequest, Body()]) -> CheckResult:
-        return wildfire.check(body.position)
+    async def check(request: Request, body: Annotated[WildfireCheckRequest, Body()]) -> CheckResult:
+        return await searches.quick(request, wildfire.check, body.position)
 
-    @r.post("/replay", response_model=ReplayResult, responses=quick,
+    @r.post("/replay", response_model=ReplayResult, responses=errors,
             summary="Play moves in order; status is win only if every move is legal and the game ends won")
-    def replay(body: Annotated[WildfireReplayRequest, Body()]) -> ReplayResult:
-        return wildfire.replay(body.position, body.line)
+    async def replay(request: Request, body: Annotated[WildfireReplayRequest, Body()]) -> ReplayResult:
+        return await searches.quick(request, wildfire.replay, body.position, body.line)
 
     return r

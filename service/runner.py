@@ -1,13 +1,16 @@
-"""Searches off the event loop, in a bounded pool, each with its own stop flag.
+"""Calls into the core off the event loop, in a bounded pool, each with its
+own stop flag.
 
-A search runs on one of ``workers`` threads (the C++ core releases the GIL).
-Requests beyond that wait in a first-come queue; past ``queue_limit`` waiting
-requests the server answers 503. While a search runs, the request's coroutine
-polls every ``poll_seconds``: when the time cap plus a grace has passed, or the
-client has gone, it calls ``control.stop()``; the search then returns at once
-with ``stopped_by: "stopped"``. The coroutine always waits for the thread to
-finish before it answers or gives up its slot, so no search outlives its
-request and the pool never runs more than ``workers`` searches.
+A search (or a quick call) runs on one of ``workers`` threads (the C++ core
+releases the GIL). Requests beyond that wait in a first-come queue, and a
+worker that comes free wakes the first of them at once; past ``queue_limit``
+waiting requests the server answers 503. While a search runs, the request's
+coroutine polls every ``poll_seconds``: when the time cap plus a grace has
+passed, or the client has gone, it calls ``control.stop()``; the search then
+returns at once with ``stopped_by: "stopped"``. The coroutine always waits
+for the thread to finish before it answers or gives up its slot, so no
+search outlives its request and the pool never runs more than ``workers``
+searches.
 """
 
 from __future__ import annotations
@@ -41,10 +44,11 @@ class Runner:
         self.poll_seconds = poll_seconds
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="smokejumper-search")
         # Loop-agnostic admission (the app may be driven by more than one
-        # event loop, e.g. in tests): a counter and a FIFO of waiting tickets.
+        # event loop, e.g. in tests): a counter and a FIFO of waiting
+        # tickets, each woken on its own loop.
         self._lock = threading.Lock()
         self._running = 0
-        self._waiting: collections.deque[object] = collections.deque()
+        self._waiting: collections.deque[_Ticket] = collections.deque()
         self._controls: set[Control] = set()
         self._closed = False
 
@@ -56,7 +60,7 @@ class Runner:
     def waiting(self) -> int:
         return len(self._waiting)
 
-    def _try_take(self, ticket: object | None) -> bool:
+    def _try_take(self, ticket: _Ticket | None) -> bool:
         """Take a worker slot if one is free and it is this ticket's turn."""
         if self._closed:
             raise Overloaded("the server is shutting down")
@@ -71,6 +75,11 @@ class Runner:
         self._running += 1
         return True
 
+    def _wake_next(self) -> None:
+        """With the lock held: wake the first waiter if a worker is free."""
+        if self._waiting and self._running < self.workers:
+            self._waiting[0].wake()
+
     async def _acquire(self, request: Disconnectable | None) -> None:
         with self._lock:
             if self._try_take(None):
@@ -78,14 +87,17 @@ class Runner:
             if len(self._waiting) >= self.queue_limit:
                 raise Overloaded(f"all {self.workers} workers are busy and {len(self._waiting)} "
                                  "requests are waiting; try again shortly")
-            ticket = object()
+            ticket: _Ticket | None = _Ticket()
             self._waiting.append(ticket)
         try:
             while True:
-                await asyncio.sleep(min(self.poll_seconds, 0.02))
+                # Woken when a worker comes free; the timeout is for noticing
+                # that the client has gone.
+                await ticket.wait(self.poll_seconds)
                 with self._lock:
                     if self._try_take(ticket):
                         ticket = None
+                        self._wake_next()  # more than one worker may be free
                         return
                 if request is not None and await request.is_disconnected():
                     raise ClientGone()
@@ -96,10 +108,12 @@ class Runner:
                         self._waiting.remove(ticket)
                     except ValueError:
                         pass
+                    self._wake_next()
 
     def _release(self) -> None:
         with self._lock:
             self._running -= 1
+            self._wake_next()
 
     async def run(self, fn: Callable[[Control], T], seconds: float, request: Disconnectable | None = None) -> T:
         """``fn(control)`` on a worker thread. It is stopped through its
@@ -153,6 +167,29 @@ class Runner:
         for control in controls:
             control.stop()
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Ticket:
+    """A request's place in the queue. Woken from any thread, on the event
+    loop its request waits on."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._event = asyncio.Event()
+
+    def wake(self) -> None:
+        try:
+            self._loop.call_soon_threadsafe(self._event.set)
+        except RuntimeError:  # its loop has closed: nobody waits on it any more
+            pass
+
+    async def wait(self, seconds: float) -> None:
+        """Until woken or ``seconds`` have passed."""
+        try:
+            await asyncio.wait_for(self._event.wait(), seconds)
+        except asyncio.TimeoutError:
+            pass
+        self._event.clear()
 
 
 async def _wait_uncancellable(future: asyncio.Future) -> None:

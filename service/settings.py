@@ -28,7 +28,7 @@ def _env(environ: Mapping[str, str], name: str, parse: Callable[[str], T], defau
 
 @dataclass(frozen=True)
 class Settings:
-    """The server's caps on one search, and the size of the worker pool."""
+    """The server's caps on one search or quick call, and the size of the worker pool."""
 
     max_seconds: float = 10.0
     max_nodes: int = 50_000_000
@@ -41,6 +41,8 @@ class Settings:
     max_queue: int | None = None
     # How long past its time cap a search may run before the server stops it.
     grace_seconds: float = 0.5
+    # Time cap of a quick call into the core (check, apply, replay, ...).
+    quick_seconds: float = 2.0
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.max_seconds) and self.max_seconds > 0):
@@ -59,6 +61,8 @@ class Settings:
             raise ValueError(f"max_queue must be >= 0, got {self.max_queue}")
         if not (math.isfinite(self.grace_seconds) and self.grace_seconds >= 0):
             raise ValueError(f"grace_seconds must be a finite number >= 0, got {self.grace_seconds}")
+        if not (math.isfinite(self.quick_seconds) and self.quick_seconds > 0):
+            raise ValueError(f"quick_seconds must be a finite number > 0, got {self.quick_seconds}")
 
     @property
     def queue_limit(self) -> int:
@@ -72,7 +76,8 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from SMOKEJUMPER_MAX_SECONDS, _MAX_NODES, _MAX_MEMORY_MB,
-        _MAX_HINT_SAMPLES, _WORKERS and _MAX_BODY_BYTES; unset ones take the defaults."""
+        _MAX_HINT_SAMPLES, _WORKERS, _MAX_BODY_BYTES, _MAX_QUEUE and
+        _QUICK_SECONDS; unset ones take the defaults."""
         env = os.environ if environ is None else environ
         d = cls()
         return cls(
@@ -82,6 +87,8 @@ class Settings:
             max_hint_samples=_env(env, "MAX_HINT_SAMPLES", _integer, d.max_hint_samples),
             workers=_env(env, "WORKERS", _integer, d.workers),
             max_body_bytes=_env(env, "MAX_BODY_BYTES", _integer, d.max_body_bytes),
+            max_queue=_env(env, "MAX_QUEUE", _integer, d.max_queue),
+            quick_seconds=_env(env, "QUICK_SECONDS", float, d.quick_seconds),
         )
 
 

@@ -300,26 +300,70 @@ def test_a_queued_request_whose_client_leaves_gives_up_its_place(hard):
     asyncio.run(scenario())
 
 
-def test_overloaded_server_answers_503(hard):
-    app = create_app(settings(workers=1, max_queue=0, max_seconds=1.0, grace_seconds=0.0))
+def occupy_the_worker(app, client, position, results) -> threading.Thread:
+    """A Volcano! solve of ``position`` on a thread, once it holds a worker."""
+    def slow():
+        results["slow"] = client.post("/v1/volcano/solve", json={"position": position})
+
+    t = threading.Thread(target=slow)
+    t.start()
+    deadline = time.monotonic() + 3
+    while app.state.runner.running == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert app.state.runner.running == 1
+    return t
+
+
+# Routes under /v1/ that never call the core, so take no worker.
+CORE_FREE_ROUTES = {("get", "/v1/fire/levels")}
+
+
+def test_every_route_that_calls_the_core_answers_503_when_the_queue_is_full(hard):
+    """Quick routes (check, apply, replay, ...) are admitted like searches:
+    with the one worker busy and no room to wait, each answers 503."""
+    app = create_app(settings(workers=1, max_queue=0, max_seconds=3.0, grace_seconds=0.0))
     with TestClient(app) as c:
-        results = {}
-
-        def slow():
-            results["slow"] = c.post("/v1/volcano/solve", json={"position": hard})
-
-        t = threading.Thread(target=slow)
-        t.start()
-        deadline = time.monotonic() + 3
-        while app.state.runner.running == 0 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        r = c.post("/v1/volcano/hint", json={"position": ROW})
+        spec = c.get("/openapi.json").json()
+        schemas = spec["components"]["schemas"]
+        results: dict = {}
+        t = occupy_the_worker(app, c, hard, results)
+        refused = []
+        for path, item in spec["paths"].items():
+            if not path.startswith("/v1/"):
+                continue
+            for method, op in item.items():
+                if (method, path) in CORE_FREE_ROUTES:
+                    assert c.request(method, path).status_code == 200, path
+                    continue
+                ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+                r = c.request(method, path, json=schemas[ref]["examples"][0])
+                assert_problem(r, 503, "busy")
+                assert r.headers.get("retry-after") == "1"
+                assert "503" in op["responses"], path
+                refused.append(path)
+        assert app.state.runner.running == 1  # every refusal above came while the solve ran
         t.join()
-        assert_problem(r, 503, "busy")
-        assert r.headers.get("retry-after") == "1"
         assert results["slow"].status_code == 200
-        # check and replay do not search, so they are not queued.
-        assert c.post("/v1/volcano/check", json={"position": ROW}).status_code == 200
+        assert {"/v1/volcano/check", "/v1/fire/apply", "/v1/fire/strategy-move", "/v1/wildfire/replay"} <= set(refused)
+
+
+def test_a_quick_route_waits_in_the_queue_behind_a_search(hard):
+    app = create_app(settings(workers=1, max_queue=1, max_seconds=0.5, grace_seconds=0.0))
+    with TestClient(app) as c:
+        results: dict = {}
+        t = occupy_the_worker(app, c, hard, results)
+        checked = threading.Thread(target=lambda: results.update(
+            check=c.post("/v1/volcano/check", json={"position": ROW})))
+        checked.start()
+        deadline = time.monotonic() + 3
+        while app.state.runner.waiting == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert app.state.runner.waiting == 1 and app.state.runner.running == 1
+        t.join()
+        checked.join()
+        assert results["slow"].status_code == 200
+        assert results["check"].status_code == 200 and results["check"].json()["status"] == "ongoing"
+        assert app.state.runner.waiting == 0 and app.state.runner.running == 0
 
 
 # ----------------------------------------------------------- hostile input
@@ -543,6 +587,11 @@ def test_settings_from_env():
         Settings.from_env({"SMOKEJUMPER_WORKERS": "0"})
     with pytest.raises(ValueError, match="max_seconds"):
         Settings.from_env({"SMOKEJUMPER_MAX_SECONDS": "inf"})
+    queued = Settings.from_env({"SMOKEJUMPER_MAX_QUEUE": "64", "SMOKEJUMPER_QUICK_SECONDS": "0.5"})
+    assert (queued.queue_limit, queued.quick_seconds) == (64, 0.5)
+    assert (d.max_queue, d.quick_seconds) == (None, 2.0)
+    with pytest.raises(ValueError, match="quick_seconds"):
+        Settings.from_env({"SMOKEJUMPER_QUICK_SECONDS": "0"})
 
 
 # ================================================================== Fire!
@@ -902,7 +951,7 @@ def test_fire_client_disconnect_stops_the_search(fire_levels):
 
 def test_fire_openapi_examples_work(client):
     spec = client.get("/openapi.json").json()
-    assert_examples_work(client, spec, "fire", ("solve", "hint", "check", "apply", "replay", "strategy-move"))
+    assert_examples_work(client, spec, "fire", ("solve", "hint", "split", "check", "apply", "replay", "strategy-move"))
     assert "/v1/fire/levels" in spec["paths"]
     # Same-named models of the two games get short names; Volcano's keep theirs.
     assert {"Position", "FirePosition", "SolveResult", "FireSolveResult"} <= set(spec["components"]["schemas"])
