@@ -1,17 +1,22 @@
 """The ``smokejumper`` command's contract: JSON shapes and exit codes
 (0 success, 1 a replayed line that does not win, 2 bad input with exactly one
-line on stderr and never a traceback). Every test runs the real command in a
-subprocess."""
+line on stderr and never a traceback, 130 interrupted by Ctrl-C, 141 standard
+output closed early). Every test runs the real command in a subprocess."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
 import subprocess
 import sys
+import time
+from collections import Counter
 
 import pytest
 
-from smokejumper import volcano
+from smokejumper import fire, volcano, wildfire
 
 CLI = [sys.executable, "-m", "smokejumper.cli"]
 
@@ -322,6 +327,17 @@ def test_missing_line_file_exits_2(files):
     ["solve", "volcano", "SMALL", "--max-seconds", "nan"],
     ["solve", "volcano", "SMALL", "--max-memory-mb", "0"],
     ["solve", "volcano", "SMALL", "--bogus"],
+    ["serve", "--port", "99999"],
+    ["serve", "--port", "65536"],
+    ["serve", "--port", "-1"],
+    ["serve", "--port", "http"],
+    ["generate", "wildfire"],
+    ["generate", "wildfire", "--seed", "1", "--level", "4"],
+    ["generate", "fire", "--aliens", "6"],
+    ["generate", "fire", "--seed", "-1"],
+    ["generate", "fire", "--max-seconds", "3"],
+    ["generate", "wildfire", "--seed", "1", "--mode", "team"],
+    ["generate", "volcano", "--seed", "3", "--hidden"],
 ], ids=lambda a: " ".join(a) or "no-args")
 def test_bad_arguments_exit_2(files, args):
     args = [str(files["small"]) if a == "SMALL" else a for a in args]
@@ -409,3 +425,229 @@ def test_analyse_fire_compares_optimal_with_the_fixed_strategy():
     out = run_json("analyse", "fire", "--aliens", 1, "--games", 200, "--max-seconds", 30)
     assert out["optimal"]["won_for_certain"] is True and out["optimal"]["win_probability"] == 1.0
     assert 0 < out["strategy"]["win_probability"] < 1 and out["strategy"]["games"] == 200
+
+
+# ---------------------------------------------------------------- every game's replay exit code
+
+@pytest.fixture(scope="module")
+def lines(tmp_path_factory, fire_files):
+    """Per game: a position, a winning line, and lines that hit an illegal step."""
+    d = tmp_path_factory.mktemp("lines")
+    out = {}
+    # Volcano!: the solved small layout; a flight into the volcano; a flight after the win.
+    small = d / "small.json"
+    small.write_text(json.dumps(SMALL))
+    win = volcano.solve(SMALL).line
+    win = [f.model_dump(mode="json") for f in win]
+    into_volcano = {"color": 0, "tile": [0, 0], "dir": 0}
+    out["volcano"] = (small, win, {"illegal": win[:1] + [into_volcano], "after_the_win": win + [into_volcano]})
+    # Fire!: the last shot; a battery put on a weapon before any is revealed.
+    win = [{"weapon": 0, "target": 0, "destroy": None}]
+    out["fire"] = (fire_files["last"], win, {"illegal": [{"reveal": {"energy": 3}}] + win,
+                                             "after_the_win": win + [{"reveal": {"energy": 1}}]})
+    # Wild Fire!: the known-order deal of seed 1.
+    deal = d / "deal.json"
+    deal.write_text(wildfire.deal(1).model_dump_json(exclude_none=True))
+    win = [m.model_dump(mode="json") for m in wildfire.solve(wildfire.deal(1)).line]
+    off_the_hottest = dict(win[3], place=[9, 9])
+    out["wildfire"] = (deal, win, {"illegal": win[:3] + [off_the_hottest], "after_the_win": win + [win[0]]})
+    for game, (position, win, bad) in out.items():
+        for name, line in {"win": win, **bad}.items():
+            (d / f"{game}_{name}.json").write_text(json.dumps(line))
+    return {game: position for game, (position, _, _) in out.items()}, d
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize("game", ["volcano", "fire", "wildfire"])
+def test_replay_exits_0_only_for_a_legal_winning_line(lines, game, as_json):
+    positions, d = lines
+    flag = ["--json"] if as_json else []
+    res = run("replay", game, positions[game], d / f"{game}_win.json", *flag)
+    assert (res.returncode, res.stderr) == (0, ""), res.stdout
+    for name in ("illegal", "after_the_win"):
+        res = run("replay", game, positions[game], d / f"{game}_{name}.json", *flag)
+        assert (res.returncode, res.stderr) == (1, ""), (name, res.stdout)
+        if as_json:
+            assert json.loads(res.stdout)["error"], name
+        else:
+            assert "illegal: " in res.stdout, name
+
+
+@pytest.mark.parametrize("step", [{"weapon": 0, "bogus": 1}, {"reveal": {"energy": 9}}, "junk", 3],
+                         ids=["unknown_key", "bad_battery", "string", "number"])
+def test_replay_fire_malformed_step_is_bad_input_not_an_illegal_step(fire_files, tmp_path, step):
+    path = tmp_path / "line.json"
+    path.write_text(json.dumps([step]))
+    message = assert_bad_input(run("replay", "fire", fire_files["last"], path))
+    assert "line[0]" in message
+    assert_bad_input(run("replay", "fire", fire_files["last"], path, "--json"))
+
+
+def test_replay_help_says_what_the_exit_codes_mean():
+    text = " ".join(run("replay", "volcano", "--help").stdout.split())
+    assert "exit 0 if every step is legal and the game ends won" in text
+    assert "exit 1 if a step is illegal or the line ends before a win" in text
+
+
+# ---------------------------------------------------------------- closed stdout, ports
+
+@pytest.mark.parametrize("args", [["solve", "volcano", "SMALL"], ["solve", "volcano", "SMALL", "--json"],
+                                  ["generate", "volcano", "--seed", "3"]],
+                         ids=lambda a: " ".join(a))
+def test_closed_stdout_exits_141_without_a_word(files, args):
+    """As `smokejumper solve ... | head -2` once the reader has gone: the
+    read end is closed before the command writes anything."""
+    args = [str(files["small"]) if a == "SMALL" else a for a in args]
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        res = subprocess.run(CLI + args, stdout=w, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(w)
+    assert (res.returncode, res.stderr) == (141, "")
+
+
+def test_help_lists_every_exit_code():
+    text = " ".join(run("--help").stdout.split())
+    for code in ("0 success", "1 a replayed line that does not win", "2 bad input", "130 interrupted",
+                 "141 standard output closed"):
+        assert code in text
+
+
+# ---------------------------------------------------------------- Ctrl-C
+
+@pytest.fixture(scope="module")
+def level1(tmp_path_factory):
+    """The default solo Level 1, hidden order (`generate fire` writes the same;
+    won for certain, proved in about 10 s: long enough to interrupt)."""
+    path = tmp_path_factory.mktemp("level1") / "level1.json"
+    path.write_text(fire.levels.default_level1().position().model_dump_json())
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "fire", "LEVEL1", "--max-seconds", "60"],
+    ["solve", "fire", "LEVEL1", "--max-seconds", "60", "--json"],
+    ["hint", "fire", "LEVEL1", "--max-seconds", "60"],
+    ["solve", "volcano", "HARD", "--max-seconds", "60"],
+    ["generate", "volcano", "--seed", "24", "--rate", "--max-seconds", "60"],
+    ["analyse", "fire", "--max-seconds", "60"],
+    ["analyse", "volcano", "--layouts", "3", "--seed", "24", "--workers", "1", "--max-seconds", "60", "--json"],
+], ids=lambda a: " ".join(a[:2]) + (" --json" if "--json" in a else "") + (" --rate" if "--rate" in a else ""))
+def test_ctrl_c_stops_the_search_at_once(files, level1, args):
+    args = [str({"LEVEL1": level1, "HARD": files["hard"]}.get(a, a)) for a in args]
+    proc = subprocess.Popen(CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(2.0)  # imported and well into the search (it needs 10 s or more)
+        assert proc.poll() is None, "the search ended before it could be interrupted"
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        waited = time.monotonic() - sent
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert waited < 3, f"took {waited:.1f} s to stop"
+    assert out == "" and err == "smokejumper: interrupted\n"
+
+
+# ---------------------------------------------------------------- Fire! wording
+
+FIRE_DESTROY = {  # weapon 0 holds 9, so the 3 fires it; every battery on it may be destroyed
+    "aliens": [{"strengths": [12, 9, 6, 3], "hits": 0}],
+    "weapons": [[{"energy": 5}, {"energy": 3}, {"energy": 1}], [], []],
+    "draw": [{"energy": 2}, {"energy": 4}, {"energy": 1}], "revealed": {"energy": 3},
+}
+
+FRACTION = re.compile(r"\d+/\d+ crosshair")
+
+
+def test_fire_batteries_read_as_energy_and_crosshairs_not_a_fraction(tmp_path, level1):
+    path = tmp_path / "destroy.json"
+    path.write_text(json.dumps(FIRE_DESTROY))
+    res = run("hint", "fire", path, "--max-seconds", 10)
+    assert res.returncode == 0, res.stderr
+    assert "destroy battery (energy 1, 2 crosshairs)" in res.stdout
+    assert "destroy battery (energy 5, 1 crosshair)" in res.stdout
+    reveals = run("hint", "fire", level1, "--max-nodes", 2000)
+    assert "if battery (energy 1, 2 crosshairs) comes up" in reveals.stdout
+    steps = tmp_path / "steps.json"
+    steps.write_text(json.dumps([{"reveal": {"energy": 1}}]))
+    replay = run("replay", "fire", level1, steps)
+    assert " 1. reveal battery (energy 1, 2 crosshairs) -> decision" in replay.stdout
+    for text in (res.stdout, reveals.stdout, replay.stdout):
+        assert not FRACTION.search(text), text
+    out = run_json("hint", "fire", path, "--max-seconds", 10)  # JSON as before
+    destroyed = [c["move"]["destroy"] for c in out["choices"] if c["move"].get("destroy")]
+    assert {"energy": 1, "crosshairs": 2} in destroyed
+
+
+# ---------------------------------------------------------------- help, --rate
+
+@pytest.mark.parametrize("command", ["solve", "hint", "generate", "analyse"])
+def test_limit_options_have_help_with_their_defaults(command):
+    text = " ".join(run(command, "--help").stdout.split())
+    options = re.search(r" --max-seconds S (.*) --max-nodes N (.*) --max-memory-mb M (.*) --json ", text)
+    assert options, text
+    seconds, nodes, memory = options.groups()
+    assert seconds.endswith("seconds (default: 60)") and nodes.endswith("(default: none)")
+    assert memory.endswith("MiB (default: 256)")
+
+
+def test_analyse_help_says_the_limits_are_per_layout_or_deal():
+    text = " ".join(run("analyse", "--help").stdout.split())
+    assert "time limit per layout or deal, not for the whole run" in text
+
+
+def test_generate_rate_prints_the_rating_without_json():
+    rated = run_json("generate", "volcano", "--seed", 3, "--rate")
+    d = rated["difficulty"]
+    assert d["complete"] is True
+    res = run("generate", "volcano", "--seed", 3, "--rate")
+    assert res.returncode == 0
+    assert volcano.Position.model_validate(json.loads(res.stdout)) == volcano.Position.model_validate(
+        {**rated["position"], "setup": "free"}), "standard output is still the position file"
+    assert f"rating: winning share {d['winning_share']:.3f}" in res.stderr
+    assert f"{d['forced_steps']} of {d['steps']} steps forced" in res.stderr
+
+
+def test_generate_unfinished_rating_is_not_a_winning_share_of_0():
+    out = run_json("generate", "volcano", "--seed", 3, "--rate", "--max-nodes", 2000)
+    assert out["verdict"] == "win" and out["difficulty"]["complete"] is False  # the JSON is as it was
+    res = run("generate", "volcano", "--seed", 3, "--rate", "--max-nodes", 2000)
+    assert res.returncode == 0
+    assert "rating: unfinished" in res.stderr and "winning share unknown" in res.stderr
+    assert "winning share 0" not in res.stderr
+
+
+# ---------------------------------------------------------------- generate fire, wildfire
+
+def test_generate_fire_writes_a_level_start():
+    res = run("generate", "fire")
+    assert res.returncode == 0 and "assumed" in res.stderr
+    assert fire.Position.model_validate(json.loads(res.stdout)) == fire.levels.default_level1().position()
+    team = json.loads(run("generate", "fire", "--mode", "team", "--aliens", 4).stdout)
+    assert fire.Position.model_validate(team) == fire.levels.team_level1().position(aliens=4)
+    known = json.loads(run("generate", "fire", "--aliens", 1, "--seed", 5).stdout)
+    assert fire.Position.model_validate(known) == fire.levels.default_level1().position(aliens=1, seed=5)
+    assert known["order_known"] is True
+    out = run_json("generate", "fire", "--aliens", 2)
+    assert out["aliens"] == 2 and out["seed"] is None and out["level"]["name"] == "Level 1 (solo)"
+    assert fire.Position.model_validate(out["position"]) == fire.levels.default_level1().position(aliens=2)
+
+
+def test_generate_wildfire_writes_the_deal_known_or_hidden(tmp_path):
+    res = run("generate", "wildfire", "--seed", 1, "--level", 2)
+    assert res.returncode == 0 and res.stderr == ""
+    assert wildfire.Position.model_validate(json.loads(res.stdout)) == wildfire.deal(1, 2)
+    hidden = json.loads(run("generate", "wildfire", "--seed", 1, "--level", 2, "--hidden").stdout)
+    deal = wildfire.deal(1, 2).model_dump(mode="json", exclude_none=True)["deal"]
+    assert hidden["start"] == deal[0] and hidden["drawn"] == deal[1]
+    assert hidden["turns"] == len(deal) - 1 and hidden["level"] == 2
+    assert Counter(t["n"] for t in hidden["pool"]) == Counter(wildfire.BOX) - Counter([deal[0]["n"]])
+    path = tmp_path / "hidden.json"
+    path.write_text(json.dumps(hidden))
+    out = run_json("hint", "wildfire", path, "--samples", 5, "--seed", 1, "--max-seconds", 10)
+    assert out["exact"] is False and out["samples"] == 5 and out["drawn"]["n"] == deal[1]["n"]
+    assert run_json("generate", "wildfire", "--seed", 1, "--hidden")["position"]["level"] == 1
