@@ -73,18 +73,14 @@ def layouts_ablation(runs: dict[int, list[wildfire.SolveResult]], count: int, se
 
 
 def hidden_position(seed: int, level: int, turns: int) -> wildfire.Position:
-    """Deal ``seed`` after ``turns`` turns of the solver's winning line, with
-    the order hidden: the pool is every box tile not on the table (the 7
-    removed ones included), and the next tile of the deal is drawn."""
+    """Deal ``seed`` after ``turns`` turns of the solver's winning line, as
+    its player sees it (wildfire.hidden: the order hidden, the next tile
+    drawn)."""
     known = wildfire.deal(seed, level)
     line = wildfire.solve(known, Limit(seconds=60)).line
     if line is None:
         raise SystemExit(f"deal {seed} at level {level} is not won within 60 s; pick another for the hints")
-    mid = wildfire.replay(known, line[:turns]).position
-    unseen = Counter(wildfire.BOX) - Counter(t.n for t in mid.tiles)
-    return wildfire.Position(tiles=mid.tiles, turn=mid.turn, supply=mid.supply, level=level,
-                             pool=[wildfire.TileKind(n=n) for n in sorted(unseen.elements())],
-                             turns_left=len(mid.deal_rest), drawn=wildfire.TileKind(n=mid.deal_rest[0].n))
+    return wildfire.hidden(wildfire.replay(known, line[:turns]).position)
 
 
 def hints(seed: int, level: int, stages: dict[str, int], samples: int, seconds: float) -> None:

@@ -16,6 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx vs httpx2
     from fastapi.testclient import TestClient
 
+from openapi_examples import request_examples
 from smokejumper import Limit, volcano
 from smokejumper.service.app import create_app
 from smokejumper.service.problems import BodyLimitMiddleware, ClientGone, Overloaded
@@ -324,7 +325,6 @@ def test_every_route_that_calls_the_core_answers_503_when_the_queue_is_full(hard
     app = create_app(settings(workers=1, max_queue=0, max_seconds=3.0, grace_seconds=0.0))
     with TestClient(app) as c:
         spec = c.get("/openapi.json").json()
-        schemas = spec["components"]["schemas"]
         results: dict = {}
         t = occupy_the_worker(app, c, hard, results)
         refused = []
@@ -335,8 +335,7 @@ def test_every_route_that_calls_the_core_answers_503_when_the_queue_is_full(hard
                 if (method, path) in CORE_FREE_ROUTES:
                     assert c.request(method, path).status_code == 200, path
                     continue
-                ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
-                r = c.request(method, path, json=schemas[ref]["examples"][0])
+                r = c.request(method, path, json=request_examples(spec, method, path)[0])
                 assert_problem(r, 503, "busy")
                 assert r.headers.get("retry-after") == "1"
                 assert "503" in op["responses"], path
@@ -550,14 +549,13 @@ def test_docs_page_needs_nothing_from_the_internet(client):
 def assert_examples_work(client, spec: dict, game: str, paths: tuple[str, ...]) -> None:
     """Each POST /v1/<game>/<path> documents a request example that works,
     and its 422 as a problem."""
-    schemas = spec["components"]["schemas"]
     for path in paths:
         op = spec["paths"][f"/v1/{game}/{path}"]["post"]
-        ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
-        assert schemas[ref].get("examples"), path
+        examples = request_examples(spec, "post", f"/v1/{game}/{path}")
+        assert examples, path
         assert "application/problem+json" in op["responses"]["422"]["content"]
         assert "application/json" not in op["responses"]["422"]["content"]
-        r = client.post(f"/v1/{game}/{path}", json=schemas[ref]["examples"][0])
+        r = client.post(f"/v1/{game}/{path}", json=examples[0])
         assert r.status_code == 200, (path, r.text)
 
 

@@ -29,6 +29,7 @@ from urllib.parse import urlencode
 import pytest
 from pydantic import BaseModel
 
+from openapi_examples import request_examples
 from smokejumper import fire, volcano, wildfire
 from smokejumper.service.problems import one_line
 
@@ -273,14 +274,6 @@ def _routes(spec: dict) -> list[tuple[str, str]]:
     return [(method, path) for path, item in spec["paths"].items() if path.startswith("/v1/") for method in item]
 
 
-def _examples(spec: dict, method: str, path: str) -> list[dict]:
-    body = spec["paths"][path][method].get("requestBody")
-    if body is None:
-        return []
-    ref = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
-    return spec["components"]["schemas"][ref].get("examples", [])
-
-
 @pytest.fixture(scope="module")
 def every_route(server) -> list[Request]:
     """Every route's OpenAPI examples and CASES; fails for a route with none."""
@@ -290,7 +283,7 @@ def every_route(server) -> list[Request]:
     out = []
     missing = []
     for method, path in _routes(spec):
-        cases = _examples(spec, method, path) + CASES.get((method, path), [])
+        cases = request_examples(spec, method, path) + CASES.get((method, path), [])
         if not cases:
             missing.append(f"{method.upper()} {path}")
         out += [Request(method, path, c) for c in cases]

@@ -5,8 +5,10 @@ random free layouts of 5-9 tiles (where a budget-cut plan bound once said
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
+import json
 import random
 
 import volcano_reference as ref
@@ -26,7 +28,12 @@ def least_pawns_to_win(p):
     colours, and a split supply only forbids lines.) With plenty, what is
     still to pay depends on the tiles alone, so states merge across the
     pawns already spent."""
-    root = ref.parse_position(dict(p, supply=[PLENTY]))
+    return _least_for_layout(json.dumps({"tiles": p["tiles"], "volcano": p["volcano"]}, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=1)  # position() and truth() ask it of one layout in turn
+def _least_for_layout(layout: str):
+    root = ref.parse_position(dict(json.loads(layout), supply=[PLENTY]))
     memo = {}
 
     def least(s):  # the fewest pawns a win from s drops, or None

@@ -12,7 +12,6 @@ import json
 import os
 import sys
 import threading
-from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar
 
@@ -357,18 +356,6 @@ def _cmd_generate_fire(args: argparse.Namespace) -> int:
     return 0
 
 
-def _hidden_deal(deal: wildfire.Position) -> wildfire.Position:
-    """The full deal as its player sees it at the first turn: the start tile
-    on the table, every other box tile unseen in the pool (the 7 removed
-    ones among them), and the deal's second tile just drawn."""
-    tiles = deal.deal or []
-    unseen = Counter(wildfire.BOX)
-    unseen[tiles[0].n] -= 1
-    pool = [wildfire.TileKind(n=n) for n in sorted(unseen.elements())]
-    return wildfire.Position(start=tiles[0], pool=pool, turns=len(tiles) - 1, drawn=tiles[1],
-                             supply=deal.supply, level=deal.level)
-
-
 def _cmd_generate_wildfire(args: argparse.Namespace) -> int:
     """The full deal of a seed (wildfire.deal), known order or --hidden."""
     level = 1 if args.level is None else args.level
@@ -377,7 +364,7 @@ def _cmd_generate_wildfire(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     if args.hidden:
-        position = _hidden_deal(position)
+        position = wildfire.hidden(position)
     data = position.model_dump(mode="json", exclude_none=True)  # no "spaces": null on every tile
     if args.json:
         _print_json_text({"seed": args.seed, "level": level, "hidden": args.hidden, "position": data}, True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from typing import Annotated, Any, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_serializer, model_validator
@@ -367,6 +368,29 @@ def deal(seed: int, level: int = 1) -> Position:
             j = rng.getrandbits(bits)
         tiles[i], tiles[j] = tiles[j], tiles[i]
     return Position(deal=[TileKind(n=n) for n in tiles[:DEAL_TILES]], level=level)
+
+
+def hidden(position: PositionLike) -> Position:
+    """A known-order position (a full deal, or a mid-game with
+    ``deal_rest``) as its player sees it: the order hidden, every box tile
+    not on the table in the pool (the 7 removed unseen among them), and the
+    deal's next tile drawn."""
+    p = load_position(position)
+    if p.deal is not None:
+        table, rest = p.deal[:1], p.deal[1:]
+    elif p.deal_rest is not None:
+        table, rest = p.tiles or [], p.deal_rest
+    else:
+        raise ValueError("hidden: needs a known order ('deal', or 'tiles' with 'deal_rest')")
+    if not rest:
+        raise ValueError("hidden: no tile is left to draw")
+    unseen = Counter(BOX) - Counter(t.n for t in table)
+    pool = [TileKind(n=n) for n in sorted(unseen.elements())]
+    drawn = TileKind(n=rest[0].n)
+    if p.deal is not None:
+        return Position(start=p.deal[0], pool=pool, turns=len(rest), drawn=drawn, supply=p.supply, level=p.level)
+    return Position(tiles=p.tiles, turn=p.turn, supply=p.supply, level=p.level, pool=pool,
+                    turns_left=len(rest), drawn=drawn)
 
 
 class DealVerdict(BaseModel):

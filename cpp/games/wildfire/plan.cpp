@@ -431,9 +431,9 @@ class LayoutSearch {
     return mask;
   }
 
+ public:
   // Each colour with pawns needs one on a 1-tile that keeps a free edge, and
   // a 1-tile closed in this layout stays closed whatever the pawns do.
- public:
   bool enough_open_ones(const State& s) const {
     int offer = 0;
     for (int i = 0; i < game_.total(); ++i)
