@@ -3,6 +3,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <vector>
+
 #include "core/limits.hpp"
 #include "search/expectimax.hpp"
 #include "search/proof.hpp"
@@ -79,8 +81,35 @@ inline py::dict stats_dict(const ExpectimaxStats& s) {
   return d;
 }
 
-void init_volcano(py::module_& m);
-void init_fire(py::module_& m);
-void init_wildfire(py::module_& m);
+// A game's binding registers itself with SMOKEJUMPER_GAME; module.cpp makes
+// one submodule per registration, so that no shared file names a game.
+struct GameBinding {
+  const char* name;
+  const char* doc;
+  void (*init)(py::module_& m);
+};
+
+// Filled by the registrars' static initialisers, in whatever order the linker
+// put them: a function-local static is built by the first of them, so no
+// initialisation order can find it missing.
+inline std::vector<GameBinding>& game_bindings() {
+  static std::vector<GameBinding> all;
+  return all;
+}
+
+struct GameRegistrar {
+  GameRegistrar(const char* name, const char* doc, void (*init)(py::module_& m)) {
+    game_bindings().push_back({name, doc, init});
+  }
+};
+
+// SMOKEJUMPER_GAME(name, "What the game is") { m.def(...); } defines the init
+// function of the submodule _core.name, with the submodule as `m`. Nothing
+// references the registrar, so its file must be linked into _core itself
+// (smokejumper_game in CMakeLists.txt): a static library would drop it.
+#define SMOKEJUMPER_GAME(name, doc)                                                    \
+  static void init_##name(::pybind11::module_& m);                                     \
+  static const ::sj::bindings::GameRegistrar registrar_##name{#name, doc, &init_##name}; \
+  static void init_##name(::pybind11::module_& m)
 
 }  // namespace sj::bindings

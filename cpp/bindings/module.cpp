@@ -1,5 +1,9 @@
-// The extension module smokejumper._core: one init function per game.
+// The extension module smokejumper._core: what all games share, and one
+// submodule per game that registered itself (SMOKEJUMPER_GAME).
 #include <pybind11/gil_safe_call_once.h>
+
+#include <algorithm>
+#include <string_view>
 
 #include "bindings/common.hpp"
 #include "core/error.hpp"
@@ -30,10 +34,15 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("stopped", &sj::Control::stop_requested)
       .def_property_readonly("nodes", &sj::Control::nodes);
 
-  auto volcano = m.def_submodule("volcano", "Volcano! solitaire");
-  sj::bindings::init_volcano(volcano);
-  auto fire = m.def_submodule("fire", "Fire! battery sequencing");
-  sj::bindings::init_fire(fire);
-  auto wildfire = m.def_submodule("wildfire", "Wild Fire! solitaire");
-  sj::bindings::init_wildfire(wildfire);
+  // By name, so that the order never depends on the link order.
+  auto& games = sj::bindings::game_bindings();
+  std::sort(games.begin(), games.end(),
+            [](const auto& a, const auto& b) { return std::string_view(a.name) < std::string_view(b.name); });
+  py::list names;
+  for (const auto& game : games) {
+    auto sub = m.def_submodule(game.name, game.doc);
+    game.init(sub);
+    names.append(game.name);
+  }
+  m.attr("games") = py::tuple(names);
 }

@@ -184,7 +184,7 @@ py::dict state_answer(const Game& game, const State& s) {
 
 }  // namespace
 
-void init_fire(py::module_& m) {
+SMOKEJUMPER_GAME(fire, "Fire! battery sequencing") {
   m.attr("MAX_ALIENS") = kMaxAliens;
   m.attr("MAX_WEAPONS") = kMaxWeapons;
   m.attr("MAX_BATTERIES") = kMaxBatteries;

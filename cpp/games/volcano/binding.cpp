@@ -90,7 +90,7 @@ std::optional<Flight> to_flight(const Game& game, const FlightTuple& t, std::str
 
 }  // namespace
 
-void init_volcano(py::module_& m) {
+SMOKEJUMPER_GAME(volcano, "Volcano! solitaire") {
   m.attr("MAX_CELLS") = kMaxCells;
   m.attr("MAX_COLORS") = kMaxColors;
   m.attr("MAX_SUPPLY_PER_COLOR") = kMaxSupplyPerColor;

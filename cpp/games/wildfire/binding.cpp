@@ -148,7 +148,7 @@ std::optional<Move> to_move(const Game& game, const MoveTuple& t, std::string* w
 
 }  // namespace
 
-void init_wildfire(py::module_& m) {
+SMOKEJUMPER_GAME(wildfire, "Wild Fire! solitaire") {
   m.attr("MAX_TILES") = kMaxTiles;
   m.attr("MAX_COLORS") = kMaxColors;
   m.attr("MAX_SUPPLY_PER_COLOR") = kMaxSupplyPerColor;
