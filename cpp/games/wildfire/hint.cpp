@@ -183,9 +183,12 @@ HintResult hint(const PositionSpec& spec, const HintOptions& options, Control* c
   const int n = setup.exact ? 1 : options.samples;
   result.requested = n;
   const uint64_t memory_mb = std::max<uint64_t>(limits.max_memory_mb, 1);
+  // No solve may spend more than the whole hint may: a limit below the
+  // sample cap lowers the cap (the same on any thread count), so the limit
+  // is passed by at most one such solve per thread.
   Limits per_solve;
-  per_solve.max_nodes = options.sample_nodes;
-  per_solve.max_memory_mb = solve_memory_mb(options.sample_nodes, memory_mb);
+  per_solve.max_nodes = std::min<uint64_t>(options.sample_nodes, std::max<uint64_t>(limits.max_nodes, 1));
+  per_solve.max_memory_mb = solve_memory_mb(per_solve.max_nodes, memory_mb);
   const int workers = static_cast<int>(std::min<uint64_t>(
       {static_cast<uint64_t>(options.workers), static_cast<uint64_t>(n),
        std::max<uint64_t>(1, memory_mb / per_solve.max_memory_mb)}));
