@@ -17,7 +17,7 @@ from pydantic import BaseModel
 import smokejumper
 from swagger_ui_bundle import swagger_ui_path
 
-from . import routes_fire, routes_volcano, routes_wildfire
+from . import routes
 from .problems import PROBLEM_JSON, BodyLimitMiddleware, install_error_handlers, problem_responses
 from .runner import Runner
 from .settings import Settings
@@ -64,9 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def healthz() -> Health:
         return Health(status="ok", version=smokejumper.__version__)
 
-    app.include_router(routes_volcano.router(settings, runner))
-    app.include_router(routes_fire.router(settings, runner))
-    app.include_router(routes_wildfire.router(settings, runner))
+    app.include_router(routes.router(settings, runner))
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -108,17 +106,15 @@ def _errors_only_as_problem_json(app: FastAPI) -> None:
 
 
 def _short_schema_names(schema: dict) -> dict:
-    """Models of the same name in two games (``Position`` in volcano and in
-    fire) get FastAPI's long names, ``smokejumper__fire__Position``. Volcano's
-    keep the plain names they had before Fire! was served; the others get the
-    game as a prefix (``FirePosition``)."""
+    """Models of the same name in two games (``Position`` of two games) get
+    FastAPI's long names, ``smokejumper__<game>__Position``; they get the
+    game as a prefix instead (``<Game>Position``)."""
     components = schema.get("components", {}).get("schemas", {})
     rename: dict[str, str] = {}
     for name in components:
         parts = name.split("__")
-        if len(parts) == 3 and parts[0] == "smokejumper":
-            game, model = parts[1], parts[2]
-            short = model if game == "volcano" else game.capitalize() + model
+        if len(parts) >= 3 and parts[0] == "smokejumper":
+            short = parts[1].capitalize() + parts[-1]
             if short not in components and short not in rename.values():
                 rename[name] = short
     if not rename:

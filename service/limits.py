@@ -1,43 +1,55 @@
-"""What every game's routes share: the limit a request asks for, and running
-every call into the core in the server's runner (its workers, its queue,
-503 when full), a search under the request's limit within the caps, a quick
-call under the quick cap."""
+"""What every route shares: holding a request to the server's caps (and
+saying which it applied), and running every call into the core in the
+server's runner (its workers, its queue, 503 when full), a search under
+the request's limit within the caps, a quick call under the quick cap."""
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field
 
 from smokejumper import Control, Limit
-from smokejumper.limits import MAX_MEMORY_MB
+from smokejumper.games import CapKind, Operation
 
 from .runner import Disconnectable, Runner
 from .settings import Settings
 
 T = TypeVar("T")
-_NODES_MAX = 2**63 - 1
+Amount = int | float | None
+_LIMIT_KINDS = ("nodes", "seconds", "memory_mb")
 
 
-class LimitRequest(BaseModel):
-    """What a request asks to spend; the server's caps apply on top, and a
-    kind left out gets the cap."""
+class ServedLimits(BaseModel):
+    """What a search was asked to spend and what the server let it spend."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"seconds": 5}]})
-    nodes: int | None = Field(default=None, ge=0, le=_NODES_MAX, description="Search nodes")
-    seconds: float | None = Field(default=None, ge=0, description="Wall-clock seconds")
-    memory_mb: int | None = Field(default=None, ge=1, le=MAX_MEMORY_MB, description="Transposition table memory")
+    asked: dict[str, Amount] = Field(description="The request's limit and capped fields (null: not given)")
+    applied: dict[str, Amount] = Field(description="What the search ran under: the tighter of asked and cap")
+    capped: list[str] = Field(description="What the server's caps cut below what was asked (empty: nothing)")
 
-    @field_validator("seconds")
-    @classmethod
-    def _finite(cls, v: float | None) -> float | None:
-        if v is not None and not math.isfinite(v):
-            raise ValueError("must be a finite number")
-        return v
 
-    def capped(self, cap: Limit) -> Limit:
-        return Limit(nodes=self.nodes, seconds=self.seconds, memory_mb=self.memory_mb).capped(cap)
+def hold(settings: Settings, op: Operation, body: BaseModel) -> tuple[BaseModel, Limit, ServedLimits]:
+    """``body`` held to the server's caps: the body to run, the limit to run
+    it under, and the account of both."""
+    asked_limit = getattr(body, "limit", None)
+    asked: dict[str, Amount] = {k: getattr(asked_limit, k, None) for k in _LIMIT_KINDS}
+    limit = (asked_limit.limit() if asked_limit else Limit()).capped(settings.cap)
+    applied: dict[str, Amount] = {k: getattr(limit, k) for k in _LIMIT_KINDS}
+    held: dict[str, Any] = {}
+    for name, kind in op.capped.items():
+        value, cap = getattr(body, name), _cap(settings, kind)
+        held[name] = cap if value is None else min(value, cap)
+        asked[name], applied[name] = value, held[name]
+    capped = [k for k in asked if asked[k] is not None and applied[k] != asked[k]]
+    return body.model_copy(update=held), limit, ServedLimits(asked=asked, applied=applied, capped=capped)
+
+
+def _cap(settings: Settings, kind: CapKind) -> int:
+    if kind == "samples":
+        return settings.max_hint_samples
+    if kind == "nodes":
+        return settings.max_nodes
+    return 1  # threads: the runner's pool is what bounds the threads searching
 
 
 class Searches:
@@ -48,12 +60,10 @@ class Searches:
         self._settings = settings
         self._runner = runner
 
-    async def run(self, request: Disconnectable, asked: LimitRequest | None,
-                  search: Callable[[Limit, Control], T]) -> T:
-        """``search(limit, control)`` under what the request asked, within the
-        caps; stopped through its control once the limit's seconds (plus the
-        runner's grace) have passed or the client has gone."""
-        limit = (asked or LimitRequest()).capped(self._settings.cap)
+    async def run(self, request: Disconnectable, limit: Limit, search: Callable[[Limit, Control], T]) -> T:
+        """``search(limit, control)``, stopped through its control once the
+        limit's seconds (plus the runner's grace) have passed or the client
+        has gone."""
         return await self._runner.run(lambda control: search(limit, control), limit.seconds, request)
 
     async def quick(self, request: Disconnectable, call: Callable[..., T], *args: Any) -> T:
@@ -64,7 +74,7 @@ class Searches:
         These calls take no Control, so the runner's stop at
         ``quick_seconds`` cannot reach one; they stay under that cap by
         construction instead. Each does work bounded by the request's
-        validated sizes (tiles, deal, line and step lengths), and the one
-        that searches, Volcano!'s removal plan in check, has a node cap of
-        its own: a 63-tile check takes about 0.1-0.3 s."""
+        validated sizes (tiles, deal, line and step lengths), and one that
+        searches (a removal plan in a check) has a node cap of its own: a
+        63-tile check takes about 0.1-0.3 s."""
         return await self._runner.run(lambda _control: call(*args), self._settings.quick_seconds, request)

@@ -17,6 +17,7 @@ from collections import Counter
 import pytest
 
 from smokejumper import fire, volcano, wildfire
+from smokejumper.games import registered
 
 CLI = [sys.executable, "-m", "smokejumper.cli"]
 
@@ -479,14 +480,14 @@ def test_replay_fire_malformed_step_is_bad_input_not_an_illegal_step(fire_files,
     path = tmp_path / "line.json"
     path.write_text(json.dumps([step]))
     message = assert_bad_input(run("replay", "fire", fire_files["last"], path))
-    assert "line[0]" in message
+    assert f"{path}: steps[0]" in message
     assert_bad_input(run("replay", "fire", fire_files["last"], path, "--json"))
 
 
-def test_replay_help_says_what_the_exit_codes_mean():
-    text = " ".join(run("replay", "volcano", "--help").stdout.split())
-    assert "exit 0 if every step is legal and the game ends won" in text
-    assert "exit 1 if a step is illegal or the line ends before a win" in text
+@pytest.mark.parametrize("game", [g.name for g in registered() if "replay" in g.operations])
+def test_replay_help_says_what_the_exit_codes_mean(game):
+    text = " ".join(run("replay", game, "--help").stdout.split())
+    assert "0 success; 1 a replayed line that does not win; 2 bad input" in text
 
 
 # ---------------------------------------------------------------- closed stdout, ports
@@ -585,9 +586,10 @@ def test_fire_batteries_read_as_energy_and_crosshairs_not_a_fraction(tmp_path, l
 
 # ---------------------------------------------------------------- help, --rate
 
-@pytest.mark.parametrize("command", ["solve", "hint", "generate", "analyse"])
+@pytest.mark.parametrize("command", [(op.name, g.name) for g in registered() for op in g.operations.values()
+                                     if op.takes_limit], ids=" ".join)
 def test_limit_options_have_help_with_their_defaults(command):
-    text = " ".join(run(command, "--help").stdout.split())
+    text = " ".join(run(*command, "--help").stdout.split())
     options = re.search(r" --max-seconds S (.*) --max-nodes N (.*) --max-memory-mb M (.*) --json ", text)
     assert options, text
     seconds, nodes, memory = options.groups()
@@ -595,9 +597,10 @@ def test_limit_options_have_help_with_their_defaults(command):
     assert memory.endswith("MiB (default: 256)")
 
 
-def test_analyse_help_says_the_limits_are_per_layout_or_deal():
-    text = " ".join(run("analyse", "--help").stdout.split())
-    assert "time limit per layout or deal, not for the whole run" in text
+@pytest.mark.parametrize("game, each", [("volcano", "layout"), ("wildfire", "deal")])
+def test_analyse_help_says_the_limits_are_per_layout_or_deal(game, each):
+    text = " ".join(run("analyse", game, "--help").stdout.split())
+    assert f"time limit for each {each}, not for the whole run, in seconds" in text
 
 
 def test_generate_rate_prints_the_rating_without_json():

@@ -283,7 +283,10 @@ def every_route(server) -> list[Request]:
     out = []
     missing = []
     for method, path in _routes(spec):
-        cases = request_examples(spec, method, path) + CASES.get((method, path), [])
+        examples = request_examples(spec, method, path)
+        if method == "get":
+            examples = [{"query": e} for e in examples]
+        cases = examples + CASES.get((method, path), [])
         if not cases:
             missing.append(f"{method.upper()} {path}")
         out += [Request(method, path, c) for c in cases]

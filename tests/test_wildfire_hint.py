@@ -303,5 +303,5 @@ def test_cli_hint_wildfire(tmp_path, capsys):
     err = capsys.readouterr().err
     assert e.value.code == 2 and err.count("\n") == 1 and "drawn" in err
     with pytest.raises(SystemExit) as e:
-        main(["hint", "fire", str(f), "--samples", "3"])
-    assert e.value.code == 2 and "only for hint wildfire" in capsys.readouterr().err
+        main(["check", "wildfire", str(f), "--samples", "3"])
+    assert e.value.code == 2 and "unrecognized arguments: --samples" in capsys.readouterr().err

@@ -44,12 +44,13 @@ def thread_count(workers: int | None) -> int:
 
 
 def run(one: Callable[[int, Control], T], seed_range: range, workers: int,
-        progress: Callable[[int, int], None] | None = None) -> list[T]:
+        progress: Callable[[int, int], None] | None = None, control: Control | None = None) -> list[T]:
     """``one(seed, control)`` for every seed on ``workers`` threads, in seed
-    order. If anything interrupts the batch (Ctrl-C, a progress callback
-    that raises), the running solves are stopped through ``control`` and the
-    queued ones dropped, so the error surfaces at once."""
-    control = Control()
+    order; ``control`` (default: a new one) is every solve's. If anything
+    interrupts the batch (Ctrl-C, a progress callback that raises), the
+    running solves are stopped through it and the queued ones dropped, so
+    the error surfaces at once."""
+    control = control or Control()
     results: list[T] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
         try:

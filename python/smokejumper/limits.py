@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
 # Used when a limit gives no memory: enough for hard standard layouts, small
 # enough for a laptop. The transposition table never grows past it.
 DEFAULT_MEMORY_MB = 256
@@ -52,3 +54,24 @@ class Limit:
             math.inf if self.seconds is None else float(self.seconds),
             DEFAULT_MEMORY_MB if self.memory_mb is None else int(self.memory_mb),
         )
+
+
+class LimitRequest(BaseModel):
+    """A :class:`Limit` as a request writes it (the service's bodies, a
+    game's request models); a server's caps apply on top, and a kind left
+    out gets the cap."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"seconds": 5}]})
+    nodes: int | None = Field(default=None, ge=0, le=_UNLIMITED_NODES, description="Search nodes")
+    seconds: float | None = Field(default=None, ge=0, description="Wall-clock seconds")
+    memory_mb: int | None = Field(default=None, ge=1, le=MAX_MEMORY_MB, description="Transposition table memory")
+
+    @field_validator("seconds")
+    @classmethod
+    def _finite(cls, v: float | None) -> float | None:
+        if v is not None and not math.isfinite(v):
+            raise ValueError("must be a finite number")
+        return v
+
+    def limit(self) -> Limit:
+        return Limit(nodes=self.nodes, seconds=self.seconds, memory_mb=self.memory_mb)

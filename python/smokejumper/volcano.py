@@ -14,11 +14,12 @@ from typing import Annotated, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from smokejumper import _batch, _core
+from smokejumper import _batch, _core, _text
 from smokejumper._core import Control
 from smokejumper._inputs import load_model, load_models
 from smokejumper._search import SearchStats
-from smokejumper.limits import Limit
+from smokejumper.games import Game, Operation, operations, request, search_request
+from smokejumper.limits import Limit, LimitRequest
 
 _native = _core.volcano
 MAX_COORDINATE: int = _native.MAX_COORDINATE
@@ -135,7 +136,8 @@ class CheckResult(BaseModel):
 
 
 class Difficulty(BaseModel):
-    winning_share: float = Field(description="Mean share of distinct flights that keep the game winnable, along the solution")
+    winning_share: float | None = Field(description="Mean share of distinct flights that keep the game winnable, "
+                                                    "along the solution; null when the rating is unfinished")
     steps: int
     forced_steps: int = Field(description="Steps where exactly one distinct flight keeps it winnable")
     solve_nodes: int = Field(description="Nodes the solver needed for the verdict")
@@ -176,8 +178,12 @@ def load_position(position: PositionLike) -> Position:
 
 
 def check(position: PositionLike) -> CheckResult:
-    """Validate the rules (errors name the cell) and list the distinct legal flights."""
-    return CheckResult.model_validate(_native.check(*load_position(position).native()))
+    """Validate the rules (errors name the cell) and list the distinct legal
+    flights (none once the game is over, as replay refuses any then)."""
+    raw = _native.check(*load_position(position).native())
+    if raw["status"] != "ongoing":
+        raw = {**raw, "flights": []}  # the engine lists what could be flown; a lost game takes none
+    return CheckResult.model_validate(raw)
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
@@ -209,6 +215,9 @@ def generate(seed: int, *, solvable: bool = False, rate: bool = False, limit: Li
     if not 1 <= max_attempts <= 100000:
         raise ValueError(f"max_attempts must be 1..100000, got {max_attempts}")
     raw = _native.generate(seed, solvable, rate, max_attempts, *(limit or Limit()).native(), control)
+    difficulty = raw.get("difficulty")
+    if difficulty is not None and not difficulty["complete"]:
+        raw = {**raw, "difficulty": {**difficulty, "winning_share": None}}  # a share of the steps rated is no rating
     return GenerateResult.model_validate(raw)
 
 
@@ -244,10 +253,11 @@ class Analysis(BaseModel):
 
 
 def analyse(layouts: int, *, seed: int = 1, limit: Limit | None = None, workers: int | None = None,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None, control: Control | None = None) -> Analysis:
     """Solve the standard layouts of seeds ``seed .. seed+layouts-1``, each
     under ``limit``, on ``workers`` threads (default: every core; the C++
-    releases the GIL). Results are in seed order whatever the thread count."""
+    releases the GIL). Results are in seed order whatever the thread count;
+    ``control`` stops every solve."""
     seed_range = _batch.seeds(layouts, seed, "layouts")
     threads = _batch.thread_count(workers)
 
@@ -256,8 +266,144 @@ def analyse(layouts: int, *, seed: int = 1, limit: Limit | None = None, workers:
         return LayoutVerdict(seed=layout_seed, verdict=r.verdict, nodes=r.stats.nodes,
                              seconds=r.stats.seconds)
 
-    results = _batch.run(one, seed_range, threads, progress)
+    results = _batch.run(one, seed_range, threads, progress, control)
     t = _batch.Tally.of(results)
     return Analysis(layouts=layouts, wins=t.wins, losses=t.losses, unknown=t.unknown, win_share=t.win_share,
                     interval95=t.interval95, median_nodes=t.median_nodes, median_seconds=t.median_seconds,
                     results=results)
+
+
+# ------------------------------------------------------------ the game, as the house sees it
+
+MAX_LINE = MAX_COLORS * MAX_SUPPLY_PER_COLOR  # every flight drops a pawn
+
+_EXAMPLE: dict = {
+    "tiles": [
+        {"q": 1, "r": 0, "n": 3, "spaces": 2, "pawns": 0},
+        {"q": 2, "r": 0, "n": 1, "spaces": 1, "pawns": 0},
+        {"q": 0, "r": 1, "n": 5, "pawns": 1},
+    ],
+    "volcano": {"q": 0, "r": 0},
+    "supply": [12, 12, 12, 12],
+}
+
+SearchRequest = search_request("VolcanoSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}])
+CheckRequest = request("VolcanoCheckRequest", "A position to check.", [{"position": _EXAMPLE}],
+                       position=(Position, ...))
+ReplayRequest = request(
+    "VolcanoReplayRequest", "A position and the flights to play from it.",
+    [{"position": _EXAMPLE, "line": [{"color": 0, "tile": [2, 0], "dir": 1}]}],
+    position=(Position, ...), line=(list[Flight], Field(max_length=MAX_LINE, description="Flights to play in order")))
+GenerateRequest = request(
+    "VolcanoGenerateRequest", "Which layout to make.", [{"seed": 3, "solvable": False, "rate": False}],
+    seed=(int, Field(ge=0, lt=2**64, description="the layout's seed: same seed, same layout")),
+    solvable=(bool, Field(False, description="keep trying derived seeds until a layout is proved winnable")),
+    rate=(bool, Field(False, description="also measure its difficulty")),
+    limit=(LimitRequest | None, Field(None, description="For all the solving of solvable and rate together")))
+AnalyseRequest = request(
+    "VolcanoAnalyseRequest", "Which standard layouts to solve.", [{"layouts": 20, "seed": 1}],
+    layouts=(int, Field(ge=1, le=_batch.MAX_COUNT, description="how many layouts")),
+    seed=(int, Field(1, ge=0, lt=2**64, description="the first layout's seed")),
+    workers=(int | None, Field(None, ge=1, le=_batch.MAX_WORKERS, description="threads (default: every core)")),
+    limit=(LimitRequest | None, Field(None, description="For each layout, not for the whole run")))
+
+
+def flight_text(f: Flight) -> str:
+    return f"colour {f.color} into ({f.tile[0]}, {f.tile[1]}) flying {DIRECTIONS[f.dir]}"
+
+
+def _choice_text(c: FlightChoice) -> str:
+    return flight_text(c.flight) + (f"  (+{len(c.equivalent)} equivalent)" if c.equivalent else "")
+
+
+def _solve_text(_request: object, r: SolveResult) -> str:
+    lines = [f"verdict: {r.verdict}"]
+    lines += [f"  {i:2}. {flight_text(f)}" for i, f in enumerate(r.line or [], 1)]
+    return "\n".join(lines + [_text.stopped_text(r.stats)])
+
+
+def _hint_text(_request: object, r: HintResult) -> str:
+    return "\n".join([f"{m.value:7} {_choice_text(m)}" for m in r.moves] + [_text.stopped_text(r.stats)])
+
+
+def _check_text(_request: object, r: CheckResult) -> str:
+    return "\n".join([f"status: {r.status}; at least {r.pawns_needed} pawns needed "
+                      f"(removal plan: {r.plan_pawns}) of {r.supply_total}"]
+                     + [f"  {_choice_text(c)}" for c in r.flights])
+
+
+def _replay_text(_request: object, r: ReplayResult) -> str:
+    return _text.replay_text([f"{flight_text(s.flight)}: dropped {s.dropped}, extinguished {len(s.extinguished)}, "
+                              f"isolated {len(s.isolated)}" for s in r.steps], r)
+
+
+def _generate_text(_request: object, r: GenerateResult) -> str:
+    return _text.position_file(r.position.model_dump(mode="json", exclude={"setup"}))
+
+
+def _generate_note(req: BaseModel, r: GenerateResult) -> str | None:
+    """What --solvable or --rate found, for people (stderr: stdout stays a position file)."""
+    if not (req.solvable or req.rate):  # type: ignore[attr-defined]
+        return None
+    attempts = f"{r.attempts} attempt{'s' if r.attempts > 1 else ''}"
+    found = f"layout seed {r.layout_seed} ({attempts}): {r.verdict}"
+    if r.verdict == "win":
+        found += f", won in {len(r.line or [])} flights"
+    lines = [found]
+    if req.rate:  # type: ignore[attr-defined]
+        d = r.difficulty
+        if d is None:
+            lines.append(f"rating: none (only a layout proved won is rated; this one is {r.verdict})")
+        elif d.winning_share is None:
+            lines.append(f"rating: unfinished, the limit stopped it after {d.steps} of {len(r.line or [])} "
+                         "steps (winning share unknown; raise --max-seconds or --max-nodes)")
+        else:
+            lines.append(f"rating: winning share {d.winning_share:.3f} (the mean share of flights that keep it "
+                         f"winnable, along the line; lower is harder), {d.forced_steps} of {d.steps} steps "
+                         f"forced, solved in {d.solve_nodes:,} nodes")
+    return "\n".join(lines)
+
+
+def _generate_outcome(req: BaseModel, r: GenerateResult) -> tuple[int, str | None]:
+    if req.solvable and r.verdict != "win":  # type: ignore[attr-defined]
+        return 2, f"no layout proved solvable within the limits ({r.attempts} attempts)"
+    return 0, None
+
+
+def _analyse_text(req: BaseModel, r: Analysis) -> str:
+    return _text.share_table(f"standard layouts, {_text.seeds_text(req.seed, r.layouts)}", "layouts", r,  # type: ignore[attr-defined]
+                             {"median nodes": f"{r.median_nodes:,.0f}", "median seconds": f"{r.median_seconds:.3f}"})
+
+
+GAME = Game(
+    name="volcano",
+    title="Volcano!",
+    summary="Clear the forest around the volcano, flying pawns in: verdicts with winning lines",
+    rank=1,
+    position=Position,
+    move=Flight,
+    move_text=flight_text,
+    operations=operations(
+        Operation("solve", "Win with a winning line, proved loss, or unknown at a limit", "search",
+                  SearchRequest, SolveResult, lambda q, limit, control: solve(q.position, limit, control=control),
+                  _solve_text),
+        Operation("hint", "Every distinct legal flight with its value, wins first", "search",
+                  SearchRequest, HintResult, lambda q, limit, control: hint(q.position, limit, control=control),
+                  _hint_text),
+        Operation("check", "Validate a position and list its distinct legal flights", "quick",
+                  CheckRequest, CheckResult, lambda q: check(q.position), _check_text),
+        Operation("replay", "Play flights in order; status is win only if every flight is legal and the last wins",
+                  "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.line), _replay_text,
+                  outcome=_text.replay_outcome),
+        Operation("generate", "A random standard layout from a seed, optionally proved solvable and rated",
+                  "search", GenerateRequest, GenerateResult,
+                  lambda q, limit, control: generate(q.seed, solvable=q.solvable, rate=q.rate, limit=limit,
+                                                     control=control),
+                  _generate_text, note=_generate_note, outcome=_generate_outcome),
+        Operation("analyse", "The share of random standard layouts that can be won", "batch",
+                  AnalyseRequest, Analysis,
+                  lambda q, limit, control, progress: analyse(q.layouts, seed=q.seed, limit=limit, workers=q.workers,
+                                                              progress=progress, control=control),
+                  _analyse_text),
+    ),
+)

@@ -17,11 +17,12 @@ from typing import Annotated, Any, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_serializer, model_validator
 
-from smokejumper import _batch, _core
+from smokejumper import _batch, _core, _text
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model, load_models
 from smokejumper._search import SearchStats
-from smokejumper.limits import Limit
+from smokejumper.games import Game, Operation, operations, position_request, request, search_request
+from smokejumper.limits import Limit, LimitRequest
 from smokejumper.stats import wilson_interval
 
 _native = _core.wildfire
@@ -426,11 +427,12 @@ class Analysis(BaseModel):
 
 
 def analyse(deals: int, *, level: int, seed: int = 1, limit: Limit | None = None, workers: int | None = None,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None, control: Control | None = None) -> Analysis:
     """Solve the deals of seeds ``seed .. seed+deals-1`` (see :func:`deal`)
     at ``level``, each under ``limit``, on ``workers`` threads (default:
     every core; the C++ releases the GIL). Results are in seed order whatever
-    the thread count; ``progress(done, total)`` is called after each."""
+    the thread count; ``progress(done, total)`` is called after each, and
+    ``control`` stops every solve."""
     seed_range = _batch.seeds(deals, seed, "deals")
     threads = _batch.thread_count(workers)
     if level not in (1, 2, 3):
@@ -442,7 +444,7 @@ def analyse(deals: int, *, level: int, seed: int = 1, limit: Limit | None = None
                            decided_by=r.stats.decided_by)
 
     start = time.perf_counter()
-    results = _batch.run(one, seed_range, threads, progress)
+    results = _batch.run(one, seed_range, threads, progress, control)
     wall = time.perf_counter() - start
     t = _batch.Tally.of(results)
     return Analysis(deals=deals, level=level, seed=seed, wins=t.wins, losses=t.losses, unknown=t.unknown,
@@ -489,3 +491,156 @@ def score(position: PositionLike, players: int | None = None) -> ScoreResult:
     if not 1 <= players <= MAX_COLORS:
         raise InvalidPositionError(f"players: {players} must be 1..{MAX_COLORS}")
     return ScoreResult.model_validate(_native.score(p.native(), players))
+
+
+# ------------------------------------------------------------ the game, as the house sees it
+
+# Two colours of two pawns on a five-tile deal: won (the 1-tiles take one
+# colour each), solved at once.
+_EXAMPLE_DEAL: dict = {"deal": [{"n": 1}, {"n": 5}, {"n": 3}, {"n": 1}, {"n": 2}], "level": 1, "supply": [2, 2]}
+_EXAMPLE_MOVE: dict = {"place": [1, 0], "pawns": {"color": 0, "tile": [0, 0], "count": 1}}
+# Hidden order, a 5 just drawn: the second colour needs the pool's 1-tile to
+# come up in the next two draws, so some moves win about half the deals.
+_EXAMPLE_HIDDEN: dict = {"start": {"n": 1}, "pool": [{"n": 5}, {"n": 3}, {"n": 1}, {"n": 2}, {"n": 6}],
+                         "turns": 3, "supply": [2, 1], "drawn": {"n": 5}}
+
+
+class GenerateResult(BaseModel):
+    seed: int
+    level: int
+    hidden: bool
+    position: Position
+
+
+SearchRequest = search_request("WildfireSearchRequest", Position, [{"position": _EXAMPLE_DEAL, "limit": {"seconds": 5}}])
+HintRequest = search_request(
+    "WildfireHintRequest", Position,
+    [{"position": _EXAMPLE_HIDDEN, "samples": 50, "seed": 1, "limit": {"seconds": 5}}],
+    samples=(int, Field(200, ge=1, description="hidden order: deals to sample")),
+    seed=(int, Field(0, ge=0, lt=2**64, description="sampling seed: same position, samples and seed, same answer")),
+    sample_nodes=(int, Field(DEFAULT_SAMPLE_NODES, ge=1, lt=2**63,
+                             description="node cap of each solve (a move on a deal) before it counts as unknown")),
+    workers=(int | None, Field(None, ge=1, le=_batch.MAX_WORKERS, description="threads (default: every core)")))
+CheckRequest = position_request("WildfireCheckRequest", Position, [{"position": _EXAMPLE_DEAL}])
+ReplayRequest = request(
+    "WildfireReplayRequest", "A position and the moves to play from it.",
+    [{"position": _EXAMPLE_DEAL, "line": [_EXAMPLE_MOVE]}],
+    position=(Position, ...), line=(list[Move], Field(max_length=MAX_TILES, description="Moves in order, one per turn")))
+ScoreRequest = request(
+    "WildfireScoreRequest", "A position and how many players share its colours.",
+    [{"position": {**_EXAMPLE_DEAL, "supply": [2, 2]}, "players": 2}],
+    position=(Position, ...),
+    players=(int | None, Field(None, ge=1, le=MAX_COLORS, description="players (default: one per colour)")))
+GenerateRequest = request(
+    "WildfireGenerateRequest", "Which deal to make.", [{"seed": 7, "level": 1, "hidden": False}],
+    seed=(int, Field(ge=0, lt=2**64, description="the deal's seed: same seed, same deal at every level")),
+    level=(int, Field(1, ge=1, le=3, description="the level, 1-3")),
+    hidden=(bool, Field(False, description="the deal as its player sees it at the first turn: order hidden, "
+                                          "the second tile drawn")))
+AnalyseRequest = request(
+    "WildfireAnalyseRequest", "Which full deals to solve.", [{"deals": 20, "level": 1, "seed": 1}],
+    deals=(int, Field(ge=1, le=_batch.MAX_COUNT, description="how many deals")),
+    level=(int, Field(ge=1, le=3, description="the level, 1-3")),
+    seed=(int, Field(1, ge=0, lt=2**64, description="the first deal's seed")),
+    workers=(int | None, Field(None, ge=1, le=_batch.MAX_WORKERS, description="threads (default: every core)")),
+    limit=(LimitRequest | None, Field(None, description="For each deal, not for the whole run")))
+
+
+def move_text(m: Move) -> str:
+    text = f"place at ({m.place[0]}, {m.place[1]})"
+    if m.pawns is not None:
+        p = m.pawns
+        text += f", {p.count} pawn{'s' if p.count > 1 else ''} of colour {p.color} on ({p.tile[0]}, {p.tile[1]})"
+    return text
+
+
+def _solve_text(_request: object, r: SolveResult) -> str:
+    lines = [f"verdict: {r.verdict}"] + [f"  {i:2}. {move_text(m)}" for i, m in enumerate(r.line or [], 1)]
+    return "\n".join(lines + [_text.stopped_text(r.stats)])
+
+
+def _hint_text(_request: object, r: HintResult) -> str:
+    d = r.drawn
+    drawn = f"drawn: tile {d.n} with {d.spaces} space{'s' if (d.spaces or 0) > 1 else ''}"
+    if r.exact:
+        verdict = {(1, 0, 0): "win", (0, 1, 0): "loss"}
+        lines = [f"{drawn}; one possible deal, so exact verdicts"]
+        lines += [f"  {verdict.get((c.wins, c.losses, c.unknown), 'unknown'):7} {move_text(c.move)}" for c in r.choices]
+    else:
+        lines = [f"{drawn}; {r.samples} of {r.samples_requested} sampled deals counted (seed {r.seed})",
+                 "| move | wins | losses | unknown | win share | 95% interval |",
+                 "| --- | ---: | ---: | ---: | ---: | --- |"]
+        lines += [f"| {move_text(c.move)} | {c.wins} | {c.losses} | {c.unknown} | {c.win_share:.3f} | "
+                  f"[{c.interval95[0]:.3f}, {c.interval95[1]:.3f}] |" for c in r.choices]
+    s = r.stats
+    lines.append(f"nodes: {s.nodes}  solves: {s.solves}  seconds: {s.seconds:.3f}  stopped by: {s.stopped_by or '-'}")
+    return "\n".join(lines)
+
+
+def _check_text(_request: object, r: CheckResult) -> str:
+    return "\n".join([f"status: {r.status}; turn {r.turn}, {r.turns_left} left; the next tile goes on "
+                      + ", ".join(f"({q}, {rr})" for q, rr in r.hottest)]
+                     + [f"  {move_text(m)}" for m in r.moves])
+
+
+def _replay_text(_request: object, r: ReplayResult) -> str:
+    return _text.replay_text([move_text(s.move) for s in r.steps], r)
+
+
+def _score_text(_request: object, r: ScoreResult) -> str:
+    return "\n".join(f"player {i}: {score} (colours {', '.join(map(str, colors))}; tie-break {tie})"
+                     for i, (score, colors, tie) in enumerate(zip(r.scores, r.colors, r.tie_breaks)))
+
+
+def _generate(q: BaseModel) -> GenerateResult:
+    position = deal(q.seed, q.level)  # type: ignore[attr-defined]
+    if q.hidden:  # type: ignore[attr-defined]
+        position = hidden(position)
+    return GenerateResult(seed=q.seed, level=q.level, hidden=q.hidden, position=position)  # type: ignore[attr-defined]
+
+
+def _generate_text(_request: object, r: GenerateResult) -> str:
+    return _text.position_file(r.position.model_dump(mode="json", exclude_none=True))
+
+
+def _analyse_text(req: BaseModel, r: Analysis) -> str:
+    text = _text.share_table(
+        f"Wild Fire! level {r.level}, full deals of {_text.seeds_text(r.seed, r.deals)}, order known", "deals", r,
+        {"median ms": f"{1000 * r.median_seconds:,.2f}", "max ms": f"{1000 * r.max_seconds:,.2f}",
+         "median nodes": f"{r.median_nodes:,.0f}", "nodes/s": f"{r.nodes_per_second:,.0f}"})
+    return text + f"\nwall time {r.wall_seconds:.1f} s on {r.workers} threads"
+
+
+GAME = Game(
+    name="wildfire",
+    title="Wild Fire!",
+    summary="Place the drawn tile and your pawns so every colour joins its 1-tile: verdicts and sampled hints",
+    rank=3,
+    position=Position,
+    move=Move,
+    move_text=move_text,
+    operations=operations(
+        Operation("solve", "Known order: win with every turn's move, proved loss, or unknown at a limit", "search",
+                  SearchRequest, SolveResult, lambda q, limit, control: solve(q.position, limit, control=control),
+                  _solve_text),
+        Operation("hint", "Every legal move of this turn, best first, with its win share over sampled deals "
+                  "(hidden order) or its verdict (known order)", "search", HintRequest, HintResult,
+                  lambda q, limit, control: hint(q.position, limit, samples=q.samples, seed=q.seed,
+                                                 sample_nodes=q.sample_nodes, workers=q.workers, control=control),
+                  _hint_text, capped={"samples": "samples", "sample_nodes": "nodes", "workers": "threads"}),
+        Operation("check", "Validate a position; its status, hottest cells and every legal move", "quick",
+                  CheckRequest, CheckResult, lambda q: check(q.position), _check_text),
+        Operation("replay", "Play moves in order; status is win only if every move is legal and the game ends won",
+                  "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.line), _replay_text,
+                  outcome=_text.replay_outcome),
+        Operation("score", "Each player's score and tie-break on the current free edges, and every region's value",
+                  "quick", ScoreRequest, ScoreResult, lambda q: score(q.position, q.players), _score_text),
+        Operation("generate", "The full deal of a seed, in known order or as its player sees it", "data",
+                  GenerateRequest, GenerateResult, _generate, _generate_text),
+        Operation("analyse", "The share of random full deals of a level that can be won with the order known",
+                  "batch", AnalyseRequest, Analysis,
+                  lambda q, limit, control, progress: analyse(q.deals, level=q.level, seed=q.seed, limit=limit,
+                                                              workers=q.workers, progress=progress, control=control),
+                  _analyse_text),
+    ),
+)

@@ -11,15 +11,17 @@ True
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Sequence
+from typing import Annotated, Any, Literal, Sequence
 
-from pydantic import (BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, StrictBool, StrictInt,
-                      model_serializer, model_validator)
+from pydantic import (BaseModel, ConfigDict, Discriminator, Field, SerializerFunctionWrapHandler, StrictBool,
+                      StrictInt, Tag, model_serializer, model_validator)
 
-from smokejumper import _core
+from smokejumper import _core, _text
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model
-from smokejumper.limits import Limit
+from smokejumper.games import Game, Operation, operations, position_request, request, search_request
+from smokejumper.limits import Limit, LimitRequest
+from smokejumper.stats import wilson_interval
 
 _native = _core.fire
 MAX_ALIENS: int = _native.MAX_ALIENS
@@ -219,9 +221,19 @@ class Stats(BaseModel):
 
 
 class Value(BaseModel):
-    win_probability: float = Field(description="Exact when `exact`; else the lower end of `interval`")
+    win_probability: float | None = Field(
+        description="The exact win probability; null when a limit stopped the search before it was exact "
+                    "(then `interval` is what is known)")
     exact: bool
     interval: tuple[float, float] = Field(description="Proved bounds [lower, upper] on the win probability")
+
+    @model_validator(mode="after")
+    def _no_headline_unless_exact(self) -> Value:
+        # The core reports the interval's lower end; alone, it would read as
+        # the answer (1.8e-07 for a level stopped early).
+        if not self.exact:
+            self.win_probability = None
+        return self
 
 
 class SolveStats(Stats):
@@ -351,10 +363,20 @@ def split(position: PositionLike, limit: Limit | None = None, *, control: Contro
 
 
 def apply(position: PositionLike, move: Move | dict) -> CheckResult:
-    """The position after ``move`` and whatever is automatic after it."""
+    """The position after ``move`` and whatever is automatic after it, with
+    its legal moves (none once the game is over)."""
     p = load_position(position)
     m = load_model(Move, move)
-    return CheckResult.model_validate(_native.apply(p.native(), m.native()))
+    # A winning shot leaves the fired weapon at 10+ energy (nothing is
+    # destroyed at a win), which a check of the won position refuses; a
+    # replay step plays it without that check.
+    played = replay(p, [m])
+    if played.error is not None:
+        _native.apply(p.native(), m.native())  # raises InvalidPositionError with the engine's own message
+        raise InvalidPositionError(played.error)
+    if played.status in ("win", "loss"):
+        return CheckResult(status=played.status, position=played.position, moves=[])
+    return check(played.position)
 
 
 def replay(position: PositionLike, steps: Sequence[Move | Reveal | dict]) -> ReplayResult:
@@ -366,8 +388,7 @@ def replay(position: PositionLike, steps: Sequence[Move | Reveal | dict]) -> Rep
     error = None
     for i, raw in enumerate(steps):
         try:
-            is_reveal = isinstance(raw, Reveal) or (isinstance(raw, dict) and "reveal" in raw)
-            step: Move | Reveal = load_model(Reveal, raw) if is_reveal else load_model(Move, raw)
+            step: Move | Reveal = load_model(Reveal, raw) if _step_kind(raw) == "reveal" else load_model(Move, raw)
             now = load_position(current["position"]).native()
             if isinstance(step, Reveal):
                 current = _native.reveal(now, step.reveal.native())
@@ -402,8 +423,262 @@ from smokejumper.fire import levels  # noqa: E402  (levels builds Positions)
 
 Analysis.model_rebuild()
 
+
+def level(mode: Literal["solo", "team"]) -> levels.Level:
+    """The Level 1 of ``mode``."""
+    return levels.team_level1() if mode == "team" else levels.default_level1()
+
+
+def _step_kind(step: Any) -> str:
+    return "reveal" if isinstance(step, Reveal) or (isinstance(step, dict) and "reveal" in step) else "move"
+
+
+# A step is a reveal when it has a "reveal" key, else a move: errors then
+# name the field of the one it is (steps.3.move.weapon).
+Step = Annotated[Annotated[Move, Tag("move")] | Annotated[Reveal, Tag("reveal")], Discriminator(_step_kind)]
+
+# ------------------------------------------------------------ the game, as the house sees it
+
+# The longest game: every shot but the winning one destroys a battery (at
+# most MAX_BATTERIES of them); between two shots each placement adds energy
+# to weapons that stay below 10 (at most 9 per weapon, two players' weapons
+# in team mode); a placement is a reveal and a move. Four gives on top.
+_PLAYERS = 2
+MAX_STEPS = 2 * (MAX_BATTERIES + 1) * (_PLAYERS * MAX_WEAPONS * 9 + 1) + 2 * _PLAYERS
+_LEVEL_ALIENS = min(len(level(m).aliens) for m in ("solo", "team"))
+
+# One 12-9-6-3 alien, a weapon at 4 energy and five batteries to draw: small
+# enough to solve exactly at once.
+_EXAMPLE: dict[str, Any] = {
+    "aliens": [{"strengths": [12, 9, 6, 3], "hits": 0}],
+    "weapons": [[{"energy": 4, "crosshairs": 1}], [], []],
+    "draw": [{"energy": 5}, {"energy": 5}, {"energy": 3}, {"energy": 1}, {"energy": 2}],
+    "discard": [], "destroyed": [], "revealed": None, "order_known": False,
+}
+# A 5 revealed: on weapon 1 (4 + 5 energy, 2 crosshairs) it makes 14 energy
+# and 3 crosshairs, so it fires for (14 - 10) * 3 = 12 damage: one hit.
+_EXAMPLE_DECISION: dict[str, Any] = {
+    **_EXAMPLE,
+    "weapons": [[{"energy": 4, "crosshairs": 1}], [{"energy": 4, "crosshairs": 1}, {"energy": 5, "crosshairs": 1}], []],
+    "draw": [{"energy": 3}, {"energy": 1}, {"energy": 2}],
+    "revealed": {"energy": 5, "crosshairs": 1},
+}
+# Team mode, two aliens with two hits each and two players of four
+# batteries: split answers at once.
+_EXAMPLE_TEAM: dict[str, Any] = {
+    "mode": "team",
+    "aliens": [{"strengths": [6, 4, 2, 1], "hits": 2}, {"strengths": [6, 4, 2, 1], "hits": 2}],
+    "players": [
+        {"weapons": [[{"energy": 4}], []], "draw": [{"energy": 5}, {"energy": 3}, {"energy": 2}, {"energy": 4}],
+         "discard": [], "destroyed": []},
+        {"weapons": [[{"energy": 5}], []], "draw": [{"energy": 4}, {"energy": 3}, {"energy": 1}, {"energy": 5}],
+         "discard": [], "destroyed": []},
+    ],
+    "turn": 0, "revealed": None, "order_known": False,
+}
+_MODE = (Literal["solo", "team"], Field("solo", description="which Level 1"))
+_ALIENS = (int | None, Field(None, ge=1, le=_LEVEL_ALIENS, description="keep only the first N aliens (default: all)"))
+
+SearchRequest = search_request("FireSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}])
+SplitRequest = search_request("FireSplitRequest", Position, [{"position": _EXAMPLE_TEAM, "limit": {"seconds": 5}}])
+CheckRequest = position_request("FireCheckRequest", Position, [{"position": _EXAMPLE}])
+DecisionRequest = position_request(
+    "FireDecisionRequest", Position, [{"position": _EXAMPLE_DECISION}],
+    "At a decision: a battery is revealed (or a known order reveals one)")
+ApplyRequest = request(
+    "FireApplyRequest", "A position at a decision and the move to play.",
+    [{"position": _EXAMPLE_DECISION, "move": {"weapon": 1, "target": 0, "destroy": {"energy": 5, "crosshairs": 1}}}],
+    position=(Position, ...), move=(Move, ...))
+ReplayRequest = request(
+    "FireReplayRequest", "A position and the steps to play from it.",
+    [{"position": _EXAMPLE, "steps": [{"reveal": {"energy": 5, "crosshairs": 1}}, {"weapon": 1},
+                                      {"reveal": {"energy": 1, "crosshairs": 2}}, {"weapon": 0}]}],
+    position=(Position, ...),
+    steps=(list[Step], Field(max_length=MAX_STEPS, description='Moves and reveals (`{"reveal": battery}`) in '
+                                                                "order; a known order reveals by itself")))
+LevelsRequest = request(
+    "FireLevelsRequest", "Which start of each level.", [{"aliens": 2}],
+    aliens=_ALIENS,
+    seed=(int | None, Field(None, ge=0, lt=2**64, description="deal a known order shuffled with this seed; "
+                                                             "left out, the order is hidden")))
+GenerateRequest = request(
+    "FireGenerateRequest", "Which level start to make.", [{"mode": "solo", "aliens": 2, "seed": 7}],
+    mode=_MODE, aliens=_ALIENS,
+    seed=(int | None, Field(None, ge=0, lt=2**64, description="deal a known order shuffled with this seed "
+                                                             "(default: the order is hidden)")))
+AnalyseRequest = request(
+    "FireAnalyseRequest", "Which level to analyse.", [{"mode": "solo", "aliens": 1, "games": 1000}],
+    mode=_MODE, aliens=_ALIENS,
+    games=(int, Field(100000, ge=0, le=10**8, description="simulated games of the fixed strategy")),
+    seed=(int, Field(1, ge=0, lt=2**64, description="the simulation's seed")),
+    limit=(LimitRequest | None, Field(None, description="For the optimal solve and for the strategy's value, each")))
+
+
+class LevelStart(BaseModel):
+    id: str = Field(description="solo-1 or team-1")
+    level: levels.Level
+    position: Position = Field(description="The level's start (with the aliens and order asked for)")
+
+
+class Levels(BaseModel):
+    levels: list[LevelStart]
+
+
+class GenerateResult(BaseModel):
+    level: levels.Level
+    aliens: int
+    seed: int | None
+    position: Position
+
+
+def value_text(v: Value) -> str:
+    lo, hi = v.interval
+    return f"{v.win_probability:.9f}" if v.exact else f"in [{lo:.9f}, {hi:.9f}] (not exact)"
+
+
+def battery_text(b: Battery) -> str:
+    """``battery (energy 1, 2 crosshairs)``: two numbers that cannot be read as a fraction."""
+    n = b.crosshairs or 0
+    return f"battery (energy {b.energy}, {n} crosshair{'' if n == 1 else 's'})"
+
+
+def move_text(m: Move) -> str:
+    if m.give:
+        return "give it to the partner"
+    text = f"weapon {m.weapon}"
+    if m.target is not None:
+        text += f", fire at alien {m.target}"
+        if m.destroy is not None:
+            text += f", destroy {battery_text(m.destroy)}"
+    return text
+
+
+def _choices_text(cs: list[Choice], indent: str) -> list[str]:
+    return [f"{indent}{value_text(c)}  {move_text(c.move)}" + (f"  (+{len(c.equivalent)} equivalent)" if c.equivalent
+                                                                else "") for c in cs]
+
+
+def _solve_text(_request: object, r: SolveResult) -> str:
+    certain = {True: "yes", False: "no", None: "not settled"}[r.won_for_certain]
+    s = r.stats
+    return (f"win probability: {value_text(r)}\nwon whatever the reveals: {certain}\n"
+            f"nodes: {s.nodes}  states: {s.states_stored}  seconds: {s.seconds:.3f}  stopped by: {s.stopped_by or '-'}")
+
+
+def _hint_text(_request: object, r: HintResult) -> str:
+    lines = [f"{r.status}: win probability {value_text(r)}"] + _choices_text(r.choices, "  ")
+    for rv in r.reveals:
+        lines.append(f"  if {battery_text(rv.battery)} comes up (probability {rv.probability:.4f}): {value_text(rv)}")
+        lines += _choices_text(rv.choices, "    ")
+    return "\n".join(lines + [_text.stopped_text(r.stats)])
+
+
+def _split_text(_request: object, r: SplitResult) -> str:
+    return "\n".join([f"win probability of the split: {value_text(r)}"]
+                     + [f"  player {i} destroys aliens {', '.join(map(str, a)) or '-'}" for i, a in enumerate(r.aliens)]
+                     + [_text.stopped_text(r.stats)])
+
+
+def _check_text(_request: object, r: CheckResult) -> str:
+    return "\n".join([f"status: {r.status}"] + [f"  {move_text(m)}" for m in r.moves])
+
+
+def _step_text(step: Move | Reveal) -> str:
+    return f"reveal {battery_text(step.reveal)}" if isinstance(step, Reveal) else move_text(step)
+
+
+def _replay_text(_request: object, r: ReplayResult) -> str:
+    return _text.replay_text([_step_text(s.step) for s in r.steps], r)
+
+
+def _levels(q: Any) -> Levels:
+    return Levels(levels=[LevelStart(id=f"{mode}-1", level=level(mode), position=level(mode).position(
+        aliens=q.aliens, seed=q.seed)) for mode in ("solo", "team")])
+
+
+def _levels_text(_request: object, r: Levels) -> str:
+    return "\n".join(f"{s.id}: {s.level.name}, {len(s.position.aliens)} aliens; assumed: "
+                     f"{'; '.join(s.level.assumptions)}" for s in r.levels)
+
+
+def _generate(q: Any) -> GenerateResult:
+    chosen = level(q.mode)
+    position = chosen.position(aliens=q.aliens, seed=q.seed)
+    return GenerateResult(level=chosen, aliens=len(position.aliens), seed=q.seed, position=position)
+
+
+def _generate_text(_request: object, r: GenerateResult) -> str:
+    return _text.position_file(r.position.model_dump(mode="json"))
+
+
+def _generate_note(_request: object, r: GenerateResult) -> str:
+    order = "hidden" if r.seed is None else f"known (dealt with seed {r.seed})"
+    return f"{r.level.name}, {r.aliens} aliens, order {order}; assumed: {'; '.join(r.level.assumptions)}"
+
+
+def _analyse(q: Any, limit: Limit, control: Control, _progress: object) -> Analysis:
+    chosen = level(q.mode)
+    position = chosen.position(aliens=q.aliens)
+    fixed = strategy(position, games=q.games, seed=q.seed, limit=limit, control=control)
+    optimal = solve(position, limit, control=control)
+    lo, hi = wilson_interval(fixed.wins, fixed.games) if fixed.games else (0.0, 1.0)
+    return Analysis(level=chosen, aliens=len(position.aliens), optimal=optimal, strategy=fixed,
+                    strategy_simulated=fixed.wins / fixed.games if fixed.games else 0.0, strategy_interval95=(lo, hi))
+
+
+def _analyse_text(q: Any, r: Analysis) -> str:
+    how = "proved won whatever the reveals" if r.optimal.won_for_certain else "expectimax"
+    lo, hi = r.strategy_interval95
+    o = r.optimal
+    return "\n".join([
+        f"{r.level.name}, {r.aliens} aliens (assumed: {'; '.join(r.level.assumptions)})",
+        "| play | win probability | how |",
+        "| --- | --- | --- |",
+        f"| optimal | {value_text(o)} | {how}, {o.stats.nodes:,} nodes, {o.stats.seconds:.1f} s |",
+        f"| fixed strategy | {value_text(r.strategy)} | exact policy value |",
+        f"| fixed strategy | {r.strategy_simulated:.4f} [{lo:.4f}, {hi:.4f}] | {r.strategy.games:,} simulated games, "
+        f"seed {q.seed} |",
+    ])
+
+
+GAME = Game(
+    name="fire",
+    title="Fire!",
+    summary="Charge weapons with batteries to destroy the aliens: win probabilities under optimal play",
+    rank=2,
+    position=Position,
+    move=Move,
+    move_text=move_text,
+    operations=operations(
+        Operation("solve", "Win probability under optimal play: exact, or a proved interval at a limit", "search",
+                  SearchRequest, SolveResult, lambda q, limit, control: solve(q.position, limit, control=control),
+                  _solve_text),
+        Operation("hint", "Every distinct choice with its win probability, best first; before a hidden reveal, "
+                  "per battery that may come up", "search", SearchRequest, HintResult,
+                  lambda q, limit, control: hint(q.position, limit, control=control), _hint_text),
+        Operation("split", "Team mode: the best split of the aliens, each player destroying its share alone, and "
+                  "its win probability (a proved lower bound on the team's)", "search", SplitRequest, SplitResult,
+                  lambda q, limit, control: split(q.position, limit, control=control), _split_text),
+        Operation("check", "Validate a position, do what is automatic, and list every legal move", "quick",
+                  CheckRequest, CheckResult, lambda q: check(q.position), _check_text),
+        Operation("apply", "Play one move; the position after it and whatever is automatic, with its legal moves",
+                  "quick", ApplyRequest, CheckResult, lambda q: apply(q.position, q.move), _check_text),
+        Operation("replay", "Play moves and reveals in order; stops at the first illegal step and says why",
+                  "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.steps), _replay_text,
+                  outcome=_text.replay_outcome),
+        Operation("strategy-move", "The fixed strategy's move at a decision", "quick", DecisionRequest, Move,
+                  lambda q: strategy_move(q.position), lambda _q, m: move_text(m)),
+        Operation("levels", "Solo and team Level 1: the definitions, what is assumed, and their start positions",
+                  "data", LevelsRequest, Levels, _levels, _levels_text),
+        Operation("generate", "A Level 1 start: hidden order, or a known order dealt with a seed", "data",
+                  GenerateRequest, GenerateResult, _generate, _generate_text, note=_generate_note),
+        Operation("analyse", "A level's optimal win probability against the fixed strategy", "batch",
+                  AnalyseRequest, Analysis, _analyse, _analyse_text),
+    ),
+)
+
 __all__ = [
-    "Alien", "Analysis", "Battery", "CheckResult", "Choice", "HintResult", "Move", "Player", "Position", "Reveal",
-    "ReplayResult", "SolveResult", "SplitResult", "StrategyResult", "apply", "check", "hint", "levels", "replay",
-    "solve", "split", "strategy", "strategy_move",
+    "GAME", "Alien", "Analysis", "Battery", "CheckResult", "Choice", "HintResult", "Move", "Player", "Position",
+    "Reveal", "ReplayResult", "SolveResult", "SplitResult", "StrategyResult", "apply", "check", "hint", "level",
+    "levels", "replay", "solve", "split", "strategy", "strategy_move",
 ]

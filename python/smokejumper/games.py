@@ -1,0 +1,154 @@
+"""The game registry: what the CLI, the service, the page and the contract
+tests know of a game, in the manner of OpenSpiel's registered games.
+
+A game is a C++ folder whose binding registers a ``_core`` submodule, and a
+Python module ``smokejumper.<name>`` that describes it with a :class:`Game`
+named ``GAME``. Nothing above this module names a game: it loops over
+:func:`registered`.
+
+>>> from smokejumper.games import load_game, registered
+>>> game = load_game(registered()[0].name)
+>>> {"solve", "hint", "check", "replay", "generate"} <= set(game.operations)
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Callable, Literal, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic.fields import FieldInfo
+
+from smokejumper import _core
+from smokejumper.limits import LimitRequest
+
+Kind = Literal["search", "quick", "data", "batch"]
+# What a server may hold a request field to, besides its Limit: the samples
+# of a sampling search, the node cap (per sample), one thread (its worker
+# pool is what bounds the threads searching).
+CapKind = Literal["samples", "nodes", "threads"]
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One thing a game can do, the same everywhere it is offered.
+
+    ``call`` takes the validated ``request`` model, and for a search or a
+    batch also the :class:`~smokejumper.Limit` and ``Control`` (a batch also
+    a ``progress(done, total)`` callback or None); it returns a ``response``
+    model.
+
+    - ``search``: bounded by a limit, stopped through its control; served
+      at POST /v1/<game>/<name> within the server's caps.
+    - ``quick``: bounded by the request's validated sizes; served likewise.
+    - ``data``: plain Python that never calls the core; served at GET with
+      the request's fields as query parameters.
+    - ``batch``: many searches, each under the limit: the CLI's, not served
+      (a request would outlast any cap).
+    """
+
+    name: str
+    summary: str
+    kind: Kind
+    request: type[BaseModel]
+    response: type[BaseModel]
+    call: Callable[..., BaseModel]
+    # How a person reads the answer (the CLI's text), from request and answer.
+    text: Callable[[Any, Any], str]
+    # Request fields a server holds to its caps of that kind.
+    capped: Mapping[str, CapKind] = field(default_factory=dict)
+    # Said on stderr after the text, where stdout must stay a file (generate).
+    note: Callable[[Any, Any], str | None] | None = None
+    # Why an answer fails its caller (the CLI's exit status and message):
+    # (0, None) for a good one.
+    outcome: Callable[[Any, Any], tuple[int, str | None]] | None = None
+
+    @property
+    def takes_limit(self) -> bool:
+        return self.kind in ("search", "batch")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the house sees it."""
+
+    name: str  # the URL segment, the CLI word, the _core submodule
+    title: str  # for people, with its punctuation
+    summary: str
+    rank: int  # where lists show it, lowest first
+    position: type[BaseModel]
+    move: type[BaseModel]
+    operations: Mapping[str, Operation]
+    # How a move is written for a person ("colour 0 into (1, 0) flying E").
+    move_text: Callable[[Any], str]
+
+    def operation(self, name: str) -> Operation:
+        try:
+            return self.operations[name]
+        except KeyError:
+            raise KeyError(f"{self.title} has no operation {name!r}; it has {', '.join(self.operations)}") from None
+
+
+def operations(*ops: Operation) -> dict[str, Operation]:
+    """A game's operations by name, in the order given."""
+    out: dict[str, Operation] = {}
+    for op in ops:
+        if op.name in out:
+            raise ValueError(f"operation {op.name!r} is given twice")
+        out[op.name] = op
+    return out
+
+
+def request(name: str, doc: str, examples: list[dict[str, Any]], **fields: Any) -> type[BaseModel]:
+    """A request model: ``fields`` as for pydantic's create_model, no
+    unknown keys, and its examples (which the OpenAPI documents and the
+    contract tests run). A scalar field's value in the first example is its
+    own example too, which the OpenAPI shows for a query parameter."""
+    for field_name, value in (examples[0] if examples else {}).items():
+        spec = fields.get(field_name)
+        if (isinstance(spec, tuple) and isinstance(spec[-1], FieldInfo) and not spec[-1].examples
+                and not isinstance(value, (dict, list))):
+            fields[field_name] = (*spec[:-1], FieldInfo.merge_field_infos(spec[-1], examples=[value]))
+    model = create_model(name, __config__=ConfigDict(extra="forbid", json_schema_extra={"examples": examples}),
+                         __doc__=doc, **fields)
+    return model
+
+
+def search_request(name: str, position: type[BaseModel], examples: list[dict[str, Any]],
+                   **fields: Any) -> type[BaseModel]:
+    """``{"position": ..., "limit": ...}`` and any ``fields`` more."""
+    return request(name, "A position to search, under a limit.", examples,
+                   position=(position, ...), **fields,
+                   limit=(LimitRequest | None, Field(None, description="For the search")))
+
+
+def position_request(name: str, position: type[BaseModel], examples: list[dict[str, Any]],
+                     description: str = "") -> type[BaseModel]:
+    """``{"position": ...}``."""
+    return request(name, "A position.", examples, position=(position, Field(description=description)))
+
+
+@cache
+def registered() -> tuple[Game, ...]:
+    """Every game the core registers, in ``rank`` order. Each is described
+    by the ``GAME`` of its module ``smokejumper.<name>``."""
+    found = []
+    for name in _core.games:
+        module = importlib.import_module(f"smokejumper.{name}")
+        game = getattr(module, "GAME", None)
+        if not isinstance(game, Game) or game.name != name:
+            raise RuntimeError(f"smokejumper.{name} must describe its game as GAME = Game(name={name!r}, ...)")
+        found.append(game)
+    return tuple(sorted(found, key=lambda g: (g.rank, g.name)))
+
+
+def load_game(name: str) -> Game:
+    """The registered game ``name`` (its path segment and CLI word)."""
+    for game in registered():
+        if game.name == name:
+            return game
+    known = ", ".join(g.name for g in registered())
+    raise KeyError(f"no game {name!r}; the games are {known}")

@@ -1,0 +1,101 @@
+"""The routes of every game, written once: ``/v1/<game>/<operation>`` for
+each registered game's served operations, and ``GET /v1/games`` listing them.
+
+A search or quick operation is a POST of its request model, run in the
+server's runner; a search is held to the server's caps and its answer says
+which it applied (``limits``). A data operation is a GET with the request's
+fields as query parameters, answered in plain Python. Bodies and answers
+are the games' own models."""
+
+# No `from __future__ import annotations`: FastAPI reads the endpoints'
+# annotations, which name each operation's models through the closure.
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Query, Request
+from pydantic import BaseModel, Field, create_model
+
+from smokejumper.games import Game, Operation, registered
+
+from .limits import Searches, ServedLimits, hold
+from .problems import problem_responses
+from .runner import Runner
+from .settings import Settings
+
+_POST_ERRORS = problem_responses(413, 415, 422, 503)
+
+
+class OperationInfo(BaseModel):
+    name: str
+    method: Literal["GET", "POST"]
+    path: str
+    kind: Literal["search", "quick", "data"] = Field(
+        description="search: takes a limit, may run long, stops when the client leaves; quick: answers at once; "
+                    "data: a GET that never searches")
+    summary: str
+
+
+class GameInfo(BaseModel):
+    name: str = Field(description="The game's path segment")
+    title: str
+    summary: str
+    operations: list[OperationInfo]
+
+
+class GameList(BaseModel):
+    games: list[GameInfo] = Field(description="In the order to show them")
+
+
+def served(game: Game) -> list[Operation]:
+    """The operations the service offers (a batch would outlast any cap)."""
+    return [op for op in game.operations.values() if op.kind != "batch"]
+
+
+def game_list() -> GameList:
+    return GameList(games=[
+        GameInfo(name=g.name, title=g.title, summary=g.summary, operations=[
+            OperationInfo(name=op.name, method="GET" if op.kind == "data" else "POST", path=f"/v1/{g.name}/{op.name}",
+                          kind=op.kind, summary=op.summary)  # type: ignore[arg-type]
+            for op in served(g)])
+        for g in registered()])
+
+
+def router(settings: Settings, runner: Runner) -> APIRouter:
+    r = APIRouter(prefix="/v1")
+    searches = Searches(settings, runner)
+
+    @r.get("/games", response_model=GameList, tags=["service"], summary="The games and the operations each offers")
+    def games() -> GameList:
+        return game_list()
+
+    for game in registered():
+        for op in served(game):
+            _add(r, game, op, settings, searches)
+    return r
+
+
+def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: Searches) -> None:
+    model = op.request
+    route = dict(path=f"/{game.name}/{op.name}", tags=[game.name], summary=op.summary,
+                 operation_id=f"{game.name}_{op.name}".replace("-", "_"))
+    if op.kind == "data":
+        def data(query: Annotated[model, Query()]) -> Any:  # type: ignore[valid-type]
+            return op.call(query)
+
+        r.get(**route, response_model=op.response, responses=problem_responses(422))(data)
+    elif op.kind == "quick":
+        async def quick(request: Request, body: Annotated[model, Body()]) -> Any:  # type: ignore[valid-type]
+            return await searches.quick(request, op.call, body)
+
+        r.post(**route, response_model=op.response, responses=_POST_ERRORS)(quick)
+    else:
+        answer = create_model(f"{game.name.capitalize()}{op.response.__name__}", __base__=op.response,
+                              limits=(ServedLimits, Field(description="What was asked, and what the server's caps "
+                                                                      "let this search spend")))
+
+        async def search(request: Request, body: Annotated[model, Body()]) -> Any:  # type: ignore[valid-type]
+            held, limit, limits = hold(settings, op, body)
+            result = await searches.run(request, limit, lambda lim, control: op.call(held, lim, control))
+            return answer.model_validate({**dict(result), "limits": limits})
+
+        r.post(**route, response_model=answer, responses=_POST_ERRORS)(search)

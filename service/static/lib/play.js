@@ -1,0 +1,35 @@
+// What playing a game on the page shares: Undo and Restart, random draws.
+import { clearMessage } from "./message.js";
+
+// Undo and Restart over answers of a game's check. The view keeps the shown
+// ``state.check``, what led to it ``state.last``, ``state.history`` and
+// ``state.initial``, and shows a check with ``setPosition(check, last,
+// {reset})`` (reset: a new game starts there).
+export function checkHistory(state, setPosition) {
+  return {
+    // Show ``check``, reached by ``last``; Undo comes back here.
+    advance(check, last) {
+      state.history.push({ check: state.check, last: state.last });
+      setPosition(check, last);
+    },
+    undo() {
+      const prev = state.history.pop();
+      if (!prev) return;
+      setPosition(prev.check, prev.last);
+      clearMessage();
+    },
+    restart() {
+      if (!state.initial) return;
+      setPosition(state.initial, null, { reset: true });
+      clearMessage();
+    },
+  };
+}
+
+// A random index below ``n`` from the browser's crypto source: draws and
+// reveals are uniform over what is left.
+export function randomIndex(n) {
+  const pick = new Uint32Array(1);
+  crypto.getRandomValues(pick);
+  return pick[0] % n;
+}
