@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import fire_reference as ref  # noqa: E402  (the independent Python brute force)
 
-from run import peak_rss_mb  # noqa: E402  (bench/run.py, the Volcano! benchmarks)
+from measure import peak_rss_mb  # noqa: E402
 from smokejumper import Limit, fire  # noqa: E402
 
 

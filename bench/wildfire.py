@@ -13,7 +13,7 @@ import statistics
 import time
 from collections import Counter
 
-from run import peak_rss_mb  # bench/run.py, the Volcano! benchmarks
+from measure import peak_rss_mb  # noqa: E402
 from smokejumper import Limit, wildfire
 
 LEVELS = (1, 2, 3)

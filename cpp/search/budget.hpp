@@ -10,7 +10,7 @@
 // whatever the budget: a child the game left out because its move alone
 // costs more than the budget still bounds the state's cost by its move's
 // cost, not by "unreachable". (Reading a budget-cut child as a dead end once
-// stored "no plan" for winnable Volcano! layouts; a seeded test against the
+// stored "no plan" for winnable layouts of one game; a seeded test against the
 // reference solvers guards it.)
 #pragma once
 #include <algorithm>

@@ -10,7 +10,7 @@
 // below 1 - e/p), so below a few chance levels a refutation can only be
 // proved by solving the subtree exactly. Here one losing outcome refutes a
 // chance node at any depth, so refutations, which are most of the work,
-// stay shallow (3-20x fewer nodes on the Fire! decks measured), and a proof
+// stay shallow (3-20x fewer nodes on the decks measured), and a proof
 // is an exact value: 1, with no rounding left to close.
 //
 // The table keeps one verdict per state (24-byte entries, not the

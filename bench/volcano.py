@@ -2,14 +2,13 @@
 measured side by side in one run, plus nodes/s and memory; absolute times
 on shared machines are noise.
 
-    .venv/bin/python bench/run.py [--seconds 60] [--quick]
+    .venv/bin/python bench/volcano.py [--seconds 60] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import resource
 import statistics
 import sys
 import time
@@ -19,11 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import volcano_reference as ref  # noqa: E402  (the independent Python solver)
 
+from measure import peak_rss_mb  # noqa: E402
 from smokejumper import Limit, volcano  # noqa: E402
-
-
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def standard_layouts(seconds: float, seeds: range) -> None:

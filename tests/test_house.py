@@ -1,0 +1,83 @@
+"""One house for every game (issue 17): a game is its own files, and no
+other file names it, so that the next game is added without editing the
+house. The files a game may add are listed in docs/architecture.md
+("Adding a game")."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from smokejumper.games import Game, registered
+
+ROOT = Path(__file__).resolve().parents[1]
+# Prose about every game, and the test that runs the README's commands.
+DOCS = {"README.md", "docs/architecture.md", "docs/benchmarks.md", "tests/test_readme.py"}
+# Test files that still exercise several games at once; each is to be split
+# into its games' own tests (issue 17 is open until this set is empty). The
+# test below fails for a file here that names no game any more, so the set
+# only shrinks.
+STILL_TO_SPLIT = {"tests/test_service.py", "tests/test_cli.py", "tests/test_stress.py", "tests/browser/test_page.py"}
+
+
+def own_files(game: Game) -> list[str]:
+    """Where a game's own files may be: its C++ folder, its Python module,
+    its page module, its tests, its rules page and its benchmark."""
+    n = re.escape(game.name)
+    return [rf"cpp/games/{n}/", rf"python/smokejumper/{n}(\.py|/)", rf"service/static/games/{n}\.js$",
+            rf"tests/(.*/)?({n}|test_{n})(_[a-z_]+)?\.py$", rf"tests/data/{n}/", rf"docs/rules/{n}\.md$",
+            rf"bench/{n}\.py$"]
+
+
+def names(game: Game, text: str) -> bool:
+    """Whether ``text`` names the game: its name as a word, or its title.
+    "fire-themed" is the project's theme, not a game."""
+    text = text.replace("fire-themed", "")
+    if re.search(rf"\b{re.escape(game.name)}\b", text):
+        return True
+    others = [g.title for g in registered() if g is not game and game.title in g.title]
+    for other in others:  # a title inside another title is the other game's
+        text = text.replace(other, "")
+    return game.title in text
+
+
+def tree() -> list[str]:
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.split()
+    return [f for f in listed if (ROOT / f).is_file()]
+
+
+@pytest.fixture(scope="module")
+def texts() -> dict[str, str]:
+    out = {}
+    for f in tree():
+        try:
+            out[f] = (ROOT / f).read_text()
+        except UnicodeDecodeError:
+            continue  # not text
+    return out
+
+
+@pytest.mark.parametrize("game", registered(), ids=lambda g: g.name)
+def test_no_file_outside_a_games_own_names_it(game: Game, texts: dict[str, str]):
+    allowed = [re.compile(p) for p in own_files(game)]
+    named = sorted(f for f, text in texts.items()
+                   if f not in DOCS | STILL_TO_SPLIT and not any(p.match(f) for p in allowed) and names(game, text))
+    assert named == [], f"these files name {game.title} outside its own files"
+
+
+def test_the_files_still_to_split_still_name_a_game(texts: dict[str, str]):
+    for f in sorted(STILL_TO_SPLIT):
+        assert f in texts and any(names(g, texts[f]) for g in registered()), f"{f} is split: drop it from the set"
+
+
+def test_the_architecture_lists_what_a_new_game_adds():
+    text = (ROOT / "docs/architecture.md").read_text()
+    section = text.split("## Adding a game", 1)
+    assert len(section) == 2, "docs/architecture.md has no 'Adding a game' section"
+    for part in ("cpp/games/<game>/", "python/smokejumper/<game>", "service/static/games/<game>.js",
+                 "docs/rules/<game>.md", "tests/contract/<game>.py"):
+        assert part in section[1], part
