@@ -12,18 +12,12 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any, Callable
+from typing import Any, Callable, Iterator
 from urllib.parse import urlencode
 
 import pytest
@@ -31,9 +25,8 @@ from pydantic import BaseModel
 
 from openapi_examples import request_examples
 from smokejumper import fire, volcano, wildfire
+from served import HOST, Server, serving
 from smokejumper.service.problems import one_line
-
-HOST = "127.0.0.1"  # loopback only
 CONCURRENCY = 48
 REQUESTS = 3000
 STORM_SECONDS = 150  # past this the storm gives up: a hang is a failure too
@@ -176,58 +169,14 @@ def facts_disagree(a: dict, b: dict) -> list[str]:
 # ------------------------------------------------------------------ server
 
 
-@dataclass
-class Server:
-    process: subprocess.Popen
-    port: int
-    log: IO[str]
-
-    def log_tail(self) -> str:
-        """The log's last lines, or a crash's stacks if it has them."""
-        self.log.flush()
-        text = Path(self.log.name).read_text(errors="replace")
-        crash = text.find("Fatal Python error")
-        return "\n".join(text[crash:].splitlines()[:40] if crash >= 0 else text.splitlines()[-20:])
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory) -> Iterator[Server]:
     """``smokejumper serve`` in its own process; shut down cleanly at the end."""
-    port = _free_port()
-    log = open(tmp_path_factory.mktemp("server") / "server.log", "w+")
-    env = {**os.environ, **SERVER_ENV}
-    process = subprocess.Popen([sys.executable, "-m", "smokejumper.cli", "serve", "--host", HOST, "--port", str(port)],
-                               env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path_factory.getbasetemp())
-    s = Server(process, port, log)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "the server did not start:\n" + s.log_tail()
-            try:
-                if Client(port).send("get", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /healthz:\n" + s.log_tail()
-            time.sleep(0.2)
+    with serving(SERVER_ENV, tmp_path_factory.mktemp("server")) as s:
         yield s
-        assert process.poll() is None, "the server died:\n" + s.log_tail()
-        process.send_signal(signal.SIGINT)  # Ctrl-C: uvicorn shuts down, the runner stops its searches
-        process.wait(timeout=30)
-        # The CLI answers Ctrl-C with 130 once uvicorn has passed it on (older uvicorns exit 0).
-        assert process.returncode in (0, 130) and "Application shutdown complete" in s.log_tail(), (
-            f"exit code {process.returncode}:\n" + s.log_tail())
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        log.close()
+    # The CLI answers Ctrl-C with 130 once uvicorn has passed it on (older uvicorns exit 0).
+    assert s.process.returncode in (0, 130) and "Application shutdown complete" in s.log_tail(), (
+        f"exit code {s.process.returncode}:\n" + s.log_tail())
 
 
 class Client:

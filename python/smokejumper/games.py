@@ -102,6 +102,16 @@ def operations(*ops: Operation) -> dict[str, Operation]:
     return out
 
 
+def position_search(fn: Callable[..., BaseModel]) -> Callable[..., BaseModel]:
+    """A search's call from ``fn(position, limit, control=control)``."""
+    return lambda q, limit, control: fn(q.position, limit, control=control)
+
+
+def position_call(fn: Callable[[Any], BaseModel]) -> Callable[[Any], BaseModel]:
+    """A quick call from ``fn(position)``."""
+    return lambda q: fn(q.position)
+
+
 def request(name: str, doc: str, examples: list[dict[str, Any]], **fields: Any) -> type[BaseModel]:
     """A request model: ``fields`` as for pydantic's create_model, no
     unknown keys, and its examples (which the OpenAPI documents and the

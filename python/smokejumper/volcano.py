@@ -10,7 +10,7 @@ docs/rules/volcano.md.
 
 from __future__ import annotations
 
-from typing import Annotated, Callable, Literal, Sequence
+from typing import Annotated, Any, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -18,7 +18,8 @@ from smokejumper import _batch, _core, _text
 from smokejumper._core import Control
 from smokejumper._inputs import load_model, load_models
 from smokejumper._search import SearchStats
-from smokejumper.games import Game, Operation, operations, request, search_request
+from smokejumper.games import (Game, Operation, operations,
+                               position_call, position_search, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
 
 _native = _core.volcano
@@ -341,16 +342,16 @@ def _generate_text(_request: object, r: GenerateResult) -> str:
     return _text.position_file(r.position.model_dump(mode="json", exclude={"setup"}))
 
 
-def _generate_note(req: BaseModel, r: GenerateResult) -> str | None:
+def _generate_note(req: Any, r: GenerateResult) -> str | None:
     """What --solvable or --rate found, for people (stderr: stdout stays a position file)."""
-    if not (req.solvable or req.rate):  # type: ignore[attr-defined]
+    if not (req.solvable or req.rate):
         return None
     attempts = f"{r.attempts} attempt{'s' if r.attempts > 1 else ''}"
     found = f"layout seed {r.layout_seed} ({attempts}): {r.verdict}"
     if r.verdict == "win":
         found += f", won in {len(r.line or [])} flights"
     lines = [found]
-    if req.rate:  # type: ignore[attr-defined]
+    if req.rate:
         d = r.difficulty
         if d is None:
             lines.append(f"rating: none (only a layout proved won is rated; this one is {r.verdict})")
@@ -364,14 +365,14 @@ def _generate_note(req: BaseModel, r: GenerateResult) -> str | None:
     return "\n".join(lines)
 
 
-def _generate_outcome(req: BaseModel, r: GenerateResult) -> tuple[int, str | None]:
-    if req.solvable and r.verdict != "win":  # type: ignore[attr-defined]
+def _generate_outcome(req: Any, r: GenerateResult) -> tuple[int, str | None]:
+    if req.solvable and r.verdict != "win":
         return 2, f"no layout proved solvable within the limits ({r.attempts} attempts)"
     return 0, None
 
 
-def _analyse_text(req: BaseModel, r: Analysis) -> str:
-    return _text.share_table(f"standard layouts, {_text.seeds_text(req.seed, r.layouts)}", "layouts", r,  # type: ignore[attr-defined]
+def _analyse_text(req: Any, r: Analysis) -> str:
+    return _text.share_table(f"standard layouts, {_text.seeds_text(req.seed, r.layouts)}", "layouts", r,
                              {"median nodes": f"{r.median_nodes:,.0f}", "median seconds": f"{r.median_seconds:.3f}"})
 
 
@@ -385,13 +386,13 @@ GAME = Game(
     move_text=flight_text,
     operations=operations(
         Operation("solve", "Win with a winning line, proved loss, or unknown at a limit", "search",
-                  SearchRequest, SolveResult, lambda q, limit, control: solve(q.position, limit, control=control),
+                  SearchRequest, SolveResult, position_search(solve),
                   _solve_text),
         Operation("hint", "Every distinct legal flight with its value, wins first", "search",
-                  SearchRequest, HintResult, lambda q, limit, control: hint(q.position, limit, control=control),
+                  SearchRequest, HintResult, position_search(hint),
                   _hint_text),
         Operation("check", "Validate a position and list its distinct legal flights", "quick",
-                  CheckRequest, CheckResult, lambda q: check(q.position), _check_text),
+                  CheckRequest, CheckResult, position_call(check), _check_text),
         Operation("replay", "Play flights in order; status is win only if every flight is legal and the last wins",
                   "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.line), _replay_text,
                   outcome=_text.replay_outcome),

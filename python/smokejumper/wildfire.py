@@ -21,7 +21,8 @@ from smokejumper import _batch, _core, _text
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model, load_models
 from smokejumper._search import SearchStats
-from smokejumper.games import Game, Operation, operations, position_request, request, search_request
+from smokejumper.games import (Game, Operation, operations, position_call,
+                               position_search, position_request, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
 from smokejumper.stats import wilson_interval
 
@@ -512,7 +513,8 @@ class GenerateResult(BaseModel):
     position: Position
 
 
-SearchRequest = search_request("WildfireSearchRequest", Position, [{"position": _EXAMPLE_DEAL, "limit": {"seconds": 5}}])
+SearchRequest = search_request("WildfireSearchRequest", Position,
+                               [{"position": _EXAMPLE_DEAL, "limit": {"seconds": 5}}])
 HintRequest = search_request(
     "WildfireHintRequest", Position,
     [{"position": _EXAMPLE_HIDDEN, "samples": 50, "seed": 1, "limit": {"seconds": 5}}],
@@ -525,7 +527,8 @@ CheckRequest = position_request("WildfireCheckRequest", Position, [{"position": 
 ReplayRequest = request(
     "WildfireReplayRequest", "A position and the moves to play from it.",
     [{"position": _EXAMPLE_DEAL, "line": [_EXAMPLE_MOVE]}],
-    position=(Position, ...), line=(list[Move], Field(max_length=MAX_TILES, description="Moves in order, one per turn")))
+    position=(Position, ...),
+    line=(list[Move], Field(max_length=MAX_TILES, description="Moves in order, one per turn")))
 ScoreRequest = request(
     "WildfireScoreRequest", "A position and how many players share its colours.",
     [{"position": {**_EXAMPLE_DEAL, "supply": [2, 2]}, "players": 2}],
@@ -592,18 +595,18 @@ def _score_text(_request: object, r: ScoreResult) -> str:
                      for i, (score, colors, tie) in enumerate(zip(r.scores, r.colors, r.tie_breaks)))
 
 
-def _generate(q: BaseModel) -> GenerateResult:
-    position = deal(q.seed, q.level)  # type: ignore[attr-defined]
-    if q.hidden:  # type: ignore[attr-defined]
+def _generate(q: Any) -> GenerateResult:
+    position = deal(q.seed, q.level)
+    if q.hidden:
         position = hidden(position)
-    return GenerateResult(seed=q.seed, level=q.level, hidden=q.hidden, position=position)  # type: ignore[attr-defined]
+    return GenerateResult(seed=q.seed, level=q.level, hidden=q.hidden, position=position)
 
 
 def _generate_text(_request: object, r: GenerateResult) -> str:
     return _text.position_file(r.position.model_dump(mode="json", exclude_none=True))
 
 
-def _analyse_text(req: BaseModel, r: Analysis) -> str:
+def _analyse_text(req: Any, r: Analysis) -> str:
     text = _text.share_table(
         f"Wild Fire! level {r.level}, full deals of {_text.seeds_text(r.seed, r.deals)}, order known", "deals", r,
         {"median ms": f"{1000 * r.median_seconds:,.2f}", "max ms": f"{1000 * r.max_seconds:,.2f}",
@@ -621,7 +624,7 @@ GAME = Game(
     move_text=move_text,
     operations=operations(
         Operation("solve", "Known order: win with every turn's move, proved loss, or unknown at a limit", "search",
-                  SearchRequest, SolveResult, lambda q, limit, control: solve(q.position, limit, control=control),
+                  SearchRequest, SolveResult, position_search(solve),
                   _solve_text),
         Operation("hint", "Every legal move of this turn, best first, with its win share over sampled deals "
                   "(hidden order) or its verdict (known order)", "search", HintRequest, HintResult,
@@ -629,7 +632,7 @@ GAME = Game(
                                                  sample_nodes=q.sample_nodes, workers=q.workers, control=control),
                   _hint_text, capped={"samples": "samples", "sample_nodes": "nodes", "workers": "threads"}),
         Operation("check", "Validate a position; its status, hottest cells and every legal move", "quick",
-                  CheckRequest, CheckResult, lambda q: check(q.position), _check_text),
+                  CheckRequest, CheckResult, position_call(check), _check_text),
         Operation("replay", "Play moves in order; status is win only if every move is legal and the game ends won",
                   "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.line), _replay_text,
                   outcome=_text.replay_outcome),

@@ -7,22 +7,13 @@ skip and say why (``apt-get install chromium``; playwright comes with
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any
+from typing import Iterator
 
 import pytest
 
-HOST = "127.0.0.1"  # loopback only
+from served import Server, serving
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Small caps: every search the tests start stops within seconds. One
 # worker: a search the page cancelled but the server kept running would
@@ -49,61 +40,10 @@ def _skip_reason() -> str | None:
 # ------------------------------------------------------------------ server
 
 
-@dataclass
-class Server:
-    process: subprocess.Popen
-    url: str
-    log: IO[str]
-
-    def log_tail(self) -> str:
-        self.log.flush()
-        return "\n".join(Path(self.log.name).read_text(errors="replace").splitlines()[-20:])
-
-    def post(self, path: str, body: dict) -> Any:
-        """The API's answer, for a test that needs to know a position."""
-        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=30) as r:
-            return json.load(r)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    port = _free_port()
-    log = open(tmp_path_factory.mktemp("server") / "server.log", "w+")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "smokejumper.cli", "serve", "--host", HOST, "--port", str(port)],
-        env={**os.environ, **SERVER_ENV}, stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path_factory.getbasetemp())
-    s = Server(process, f"http://{HOST}:{port}", log)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "the server did not start:\n" + s.log_tail()
-            try:
-                with urllib.request.urlopen(s.url + "/healthz", timeout=5) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /healthz:\n" + s.log_tail()
-            time.sleep(0.1)
+def server(tmp_path_factory) -> Iterator[Server]:
+    with serving(SERVER_ENV, tmp_path_factory.mktemp("server")) as s:
         yield s
-        assert process.poll() is None, "the server died:\n" + s.log_tail()
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        log.close()
 
 
 # ----------------------------------------------------------------- browser

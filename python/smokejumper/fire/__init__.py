@@ -19,7 +19,8 @@ from pydantic import (BaseModel, ConfigDict, Discriminator, Field, SerializerFun
 from smokejumper import _core, _text
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model
-from smokejumper.games import Game, Operation, operations, position_request, request, search_request
+from smokejumper.games import (Game, Operation, operations, position_call,
+                               position_search, position_request, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
 from smokejumper.stats import wilson_interval
 
@@ -651,23 +652,23 @@ GAME = Game(
     move_text=move_text,
     operations=operations(
         Operation("solve", "Win probability under optimal play: exact, or a proved interval at a limit", "search",
-                  SearchRequest, SolveResult, lambda q, limit, control: solve(q.position, limit, control=control),
+                  SearchRequest, SolveResult, position_search(solve),
                   _solve_text),
         Operation("hint", "Every distinct choice with its win probability, best first; before a hidden reveal, "
                   "per battery that may come up", "search", SearchRequest, HintResult,
-                  lambda q, limit, control: hint(q.position, limit, control=control), _hint_text),
+                  position_search(hint), _hint_text),
         Operation("split", "Team mode: the best split of the aliens, each player destroying its share alone, and "
                   "its win probability (a proved lower bound on the team's)", "search", SplitRequest, SplitResult,
-                  lambda q, limit, control: split(q.position, limit, control=control), _split_text),
+                  position_search(split), _split_text),
         Operation("check", "Validate a position, do what is automatic, and list every legal move", "quick",
-                  CheckRequest, CheckResult, lambda q: check(q.position), _check_text),
+                  CheckRequest, CheckResult, position_call(check), _check_text),
         Operation("apply", "Play one move; the position after it and whatever is automatic, with its legal moves",
                   "quick", ApplyRequest, CheckResult, lambda q: apply(q.position, q.move), _check_text),
         Operation("replay", "Play moves and reveals in order; stops at the first illegal step and says why",
                   "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.steps), _replay_text,
                   outcome=_text.replay_outcome),
         Operation("strategy-move", "The fixed strategy's move at a decision", "quick", DecisionRequest, Move,
-                  lambda q: strategy_move(q.position), lambda _q, m: move_text(m)),
+                  position_call(strategy_move), lambda _q, m: move_text(m)),
         Operation("levels", "Solo and team Level 1: the definitions, what is assumed, and their start positions",
                   "data", LevelsRequest, Levels, _levels, _levels_text),
         Operation("generate", "A Level 1 start: hidden order, or a known order dealt with a seed", "data",
