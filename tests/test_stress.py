@@ -4,13 +4,15 @@ the same request gets alone (for a search a limit cut short: agree with it
 on what both proved).
 
 The routes come from the server's own OpenAPI, so a new game or route is
-stressed too: each needs a case (its OpenAPI request example, or an entry in
-CASES), and a search route also a rule in PROVED for comparing answers that
-a limit cut short; the test fails for a route without them."""
+stressed too: each needs a case (its OpenAPI request example, or one in
+its game's tests/contract/<game>.py STRESS), and a search route also a rule
+(PROVED there) for comparing answers that a limit cut short; the test fails
+for a route without them."""
 
 from __future__ import annotations
 
 import http.client
+import importlib
 import json
 import random
 import threading
@@ -23,10 +25,12 @@ from urllib.parse import urlencode
 import pytest
 from pydantic import BaseModel
 
+import facts
 from openapi_examples import request_examples
-from smokejumper import fire, volcano, wildfire
 from served import HOST, Server, serving
+from smokejumper.games import Game, registered
 from smokejumper.service.problems import one_line
+
 CONCURRENCY = 48
 REQUESTS = 3000
 STORM_SECONDS = 150  # past this the storm gives up: a hang is a failure too
@@ -45,90 +49,18 @@ SERVER_ENV = {
     "PYTHONFAULTHANDLER": "1",  # a crash leaves its stacks in the server's log
 }
 
-VOLCANO_24 = volcano.generate(24).position.model_dump(mode="json")  # the layout of issue 16
-FIRE_SOLO = fire.levels.default_level1().position().model_dump(mode="json")
-FIRE_TEAM = fire.levels.team_level1().position(aliens=2).model_dump(mode="json")
-WILDFIRE_HARD = {"deal": [{"n": int(n)} for n in "216416554112616634534234353232533564"], "level": 1}
-WILDFIRE_HIDDEN = {"start": {"n": 1}, "pool": [{"n": n} for n in range(1, 7) for _ in range(6)], "turns": 35,
-                   "drawn": {"n": 1}}
-CUT_BY_TIME = {"seconds": 0.005}
 
-# Cases beyond the OpenAPI examples, per route: positions that reach the
-# caps, and what has no example (a query).
+def own(game: Game):
+    """The game's contract file: its STRESS cases and PROVED rules."""
+    return importlib.import_module(f"contract.{game.name}")
+
+
+# Cases beyond the OpenAPI examples, per route: requests that reach the caps,
+# or that a time limit cuts; a GET's are its query.
 CASES: dict[tuple[str, str], list[dict[str, Any]]] = {
-    ("post", "/v1/volcano/check"): [{"position": VOLCANO_24}],
-    ("post", "/v1/volcano/solve"): [{"position": VOLCANO_24}, {"position": VOLCANO_24, "limit": CUT_BY_TIME}],
-    ("post", "/v1/volcano/hint"): [{"position": VOLCANO_24}, {"position": VOLCANO_24, "limit": CUT_BY_TIME}],
-    ("post", "/v1/volcano/generate"): [{"seed": 24, "solvable": True, "rate": True}],
-    ("post", "/v1/fire/check"): [{"position": FIRE_SOLO}, {"position": FIRE_TEAM}],
-    ("post", "/v1/fire/solve"): [{"position": FIRE_SOLO}, {"position": FIRE_SOLO, "limit": CUT_BY_TIME}],
-    ("post", "/v1/fire/hint"): [{"position": FIRE_SOLO}],
-    ("post", "/v1/fire/split"): [{"position": FIRE_TEAM}, {"position": FIRE_TEAM, "limit": CUT_BY_TIME}],
-    ("get", "/v1/fire/levels"): [{"query": {}}, {"query": {"aliens": 2, "seed": 7}}],
-    ("post", "/v1/wildfire/check"): [{"position": WILDFIRE_HARD}, {"position": WILDFIRE_HIDDEN}],
-    ("post", "/v1/wildfire/solve"): [{"position": WILDFIRE_HARD}, {"position": WILDFIRE_HARD, "limit": CUT_BY_TIME}],
-    ("post", "/v1/wildfire/hint"): [{"position": WILDFIRE_HIDDEN, "samples": 8, "seed": 3}],
-}
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A proved interval: two answers for one position must overlap."""
-
-    lo: float
-    hi: float
-
-
-def _key(value: Any) -> str:
-    return json.dumps(value, sort_keys=True)
-
-
-def _verdict(a: dict) -> dict:
-    return {} if a["verdict"] == "unknown" else {"verdict": a["verdict"]}
-
-
-def _volcano_hint(a: dict) -> dict:
-    facts: dict[Any, Any] = {"flights": sorted(_key(m["flight"]) for m in a["moves"])}
-    facts |= {_key(m["flight"]): m["value"] for m in a["moves"] if m["value"] != "unknown"}
-    return facts
-
-
-def _volcano_generate(a: dict) -> dict:
-    facts = {("layout", a["layout_seed"]): a["position"]}
-    if a["verdict"] != "unknown":
-        facts[("verdict", a["layout_seed"])] = a["verdict"]
-    return facts
-
-
-def _fire_values(a: dict, where: str = "") -> dict:
-    """The proved interval of a value and of each reveal and choice under it."""
-    facts: dict[Any, Any] = {where: Interval(*a["interval"])}
-    for r in a.get("reveals", []):
-        facts |= _fire_values(r, f"{where}/reveal {_key(r['battery'])}")
-    for c in a.get("choices", []):
-        facts |= _fire_values(c, f"{where}/move {_key(c['move'])}")
-    return facts
-
-
-def _fire_solve(a: dict) -> dict:
-    certain = {} if a["won_for_certain"] is None else {"won_for_certain": a["won_for_certain"]}
-    return _fire_values(a) | certain
-
-
-def _fire_hint(a: dict) -> dict:
-    return _fire_values(a) | {"status": a["status"], "position": a["position"]}
-
-
-def _fire_split(a: dict) -> dict:
-    return {("plan", _key(a["aliens"])): Interval(*a["interval"])}  # a plan's own value
-
-
-def _wildfire_hint(a: dict) -> dict:
-    # Deals are counted in index order: with as many counted, the same deals,
-    # so the same number of winnable ones, which each answer bounds.
-    facts: dict[Any, Any] = {"moves": sorted(_key(c["move"]) for c in a["choices"]), "drawn": a["drawn"]}
-    facts |= {(a["samples"], _key(c["move"])): Interval(c["wins"], c["wins"] + c["unknown"]) for c in a["choices"]}
-    return facts
+    ("get" if g.operation(op).kind == "data" else "post", f"/v1/{g.name}/{op}"):
+        [{"query": c} for c in cases] if g.operation(op).kind == "data" else cases
+    for g in registered() for op, cases in own(g).STRESS.items()}
 
 
 @dataclass(frozen=True)
@@ -141,29 +73,10 @@ class Proved:
 
 
 # Every search route's rule. Only complete searches must match exactly: one
-# cut by any cap may still depend on timing (Fire!'s hint under a node cap
-# gives a different bound under load, as a time slice of one of its phases
-# runs out first; its stats name only the node cap).
+# cut by any cap may still depend on timing.
 PROVED: dict[tuple[str, str], Proved] = {
-    ("post", "/v1/volcano/solve"): Proved(volcano.SolveResult, _verdict),
-    ("post", "/v1/volcano/hint"): Proved(volcano.HintResult, _volcano_hint),
-    ("post", "/v1/volcano/generate"): Proved(volcano.GenerateResult, _volcano_generate),
-    ("post", "/v1/fire/solve"): Proved(fire.SolveResult, _fire_solve),
-    ("post", "/v1/fire/hint"): Proved(fire.HintResult, _fire_hint),
-    ("post", "/v1/fire/split"): Proved(fire.SplitResult, _fire_split),
-    ("post", "/v1/wildfire/solve"): Proved(wildfire.SolveResult, _verdict),
-    ("post", "/v1/wildfire/hint"): Proved(wildfire.HintResult, _wildfire_hint),
-}
-
-
-def facts_disagree(a: dict, b: dict) -> list[str]:
-    out = []
-    for k in a.keys() & b.keys():
-        x, y = a[k], b[k]
-        agree = (x.lo <= y.hi + 1e-9 and y.lo <= x.hi + 1e-9) if isinstance(x, Interval) else x == y
-        if not agree:
-            out.append(f"{k}: {x} against {y}")
-    return out
+    ("post", f"/v1/{g.name}/{op}"): Proved(g.operation(op).response, rule)
+    for g in registered() for op, rule in own(g).PROVED.items()}
 
 
 # ------------------------------------------------------------------ server
@@ -239,7 +152,7 @@ def every_route(server) -> list[Request]:
         if not cases:
             missing.append(f"{method.upper()} {path}")
         out += [Request(method, path, c) for c in cases]
-    assert not missing, f"routes without a stress case (add one to CASES): {missing}"
+    assert not missing, f"routes without a stress case (add one to the game's STRESS): {missing}"
     return out
 
 
@@ -289,7 +202,7 @@ def wrong(req: Request, alone: Answer, got: Answer) -> str | None:
         rule.model.model_validate_json(got[1])
     except ValueError as e:
         return f"answer of the wrong shape: {one_line(str(e))}"
-    disagree = facts_disagree(rule.facts(a), rule.facts(b))
+    disagree = facts.disagree(rule.facts(a), rule.facts(b))
     return f"proved facts differ: {disagree[:3]}" if disagree else None
 
 
@@ -366,10 +279,12 @@ def check_storm(server: Server, capsys, name: str, requests: list[Request], coun
 # ------------------------------------------------------------------ tests
 
 
-def test_fifty_clients_check_the_seed_24_layout(server, capsys):
-    """Issue 16 as reported: fifty clients posting one Volcano! check."""
-    check = Request("post", "/v1/volcano/check", {"position": VOLCANO_24})
-    check_storm(server, capsys, "volcano check, seed 24", [check], count=500, concurrency=50)
+@pytest.mark.parametrize("game", registered(), ids=lambda g: g.name)
+def test_fifty_clients_check_one_position(server, capsys, game):
+    """Issue 16 as reported: fifty clients posting one check (of the first
+    check case in the game's STRESS: a position that reaches the caps)."""
+    check = Request("post", f"/v1/{game.name}/check", own(game).STRESS["check"][0])
+    check_storm(server, capsys, f"{game.name} check", [check], count=500, concurrency=50)
 
 
 def test_every_route_of_every_game_at_once(server, every_route, capsys):

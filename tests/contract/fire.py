@@ -1,5 +1,8 @@
 """Fire! for the contract suite (test_contract.py)."""
 
+from typing import Any
+
+import facts
 from smokejumper import fire
 
 # Per search, a request of minutes: the full solo Level 1, order hidden, and
@@ -28,3 +31,40 @@ def hint_steps(hint: fire.HintResult) -> list[dict]:
     if hint.reveals:
         return [{"reveal": r.battery.model_dump(mode="json")} for r in hint.reveals]
     return [m.model_dump(mode="json") for c in hint.choices for m in [c.move, *c.equivalent]]
+
+
+# ------------------------------------------------------------ under load (tests/test_stress.py)
+
+_TEAM_2 = {"position": fire.levels.team_level1().position(aliens=2).model_dump(mode="json")}
+_CUT_BY_TIME = {"limit": {"seconds": 0.005}}
+STRESS = {
+    "check": [_SOLO, _TEAM_2],
+    "solve": [_SOLO, {**_SOLO, **_CUT_BY_TIME}],
+    "hint": [_SOLO],
+    "split": [_TEAM_2, {**_TEAM_2, **_CUT_BY_TIME}],
+    "levels": [{}, {"aliens": 2, "seed": 7}],
+}
+
+
+def _values(a: dict, where: str = "") -> dict:
+    """The proved interval of a value and of each reveal and choice under it."""
+    out: dict[Any, Any] = {where: facts.Interval(*a["interval"])}
+    for r in a.get("reveals", []):
+        out |= _values(r, f"{where}/reveal {facts.key(r['battery'])}")
+    for c in a.get("choices", []):
+        out |= _values(c, f"{where}/move {facts.key(c['move'])}")
+    return out
+
+
+def _solve_facts(a: dict) -> dict:
+    return _values(a) | ({} if a["won_for_certain"] is None else {"won_for_certain": a["won_for_certain"]})
+
+
+# A hint cut by any cap may still depend on timing (under a node cap, a time
+# slice of one of its phases can run out first; its stats name only the node
+# cap), so only its intervals are compared.
+PROVED = {
+    "solve": _solve_facts,
+    "hint": lambda a: _values(a) | {"status": a["status"], "position": a["position"]},
+    "split": lambda a: {("plan", facts.key(a["aliens"])): facts.Interval(*a["interval"])},  # a plan's own value
+}

@@ -40,7 +40,7 @@ def ids(game: Game) -> str:
 
 def own(game: Game):
     """The game's file in this folder; a game registered without one fails here."""
-    return importlib.import_module(game.name)
+    return importlib.import_module(f"contract.{game.name}")
 
 
 def jsonable(value: Any) -> str:

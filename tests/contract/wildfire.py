@@ -1,5 +1,8 @@
 """Wild Fire! for the contract suite (test_contract.py)."""
 
+from typing import Any
+
+import facts
 from smokejumper import wildfire
 
 # Per search, a request far past small caps: a full deal in known order;
@@ -18,3 +21,25 @@ def steps(check: wildfire.CheckResult) -> list[dict]:
 
 def hint_steps(hint: wildfire.HintResult) -> list[dict]:
     return [c.move.model_dump(mode="json") for c in hint.choices]
+
+
+# ------------------------------------------------------------ under load (tests/test_stress.py)
+
+_KNOWN = HARD["solve"]
+_HIDDEN = {"position": HARD["hint"]["position"]}
+STRESS = {
+    "check": [_KNOWN, _HIDDEN],
+    "solve": [_KNOWN, {**_KNOWN, "limit": {"seconds": 0.005}}],
+    "hint": [{**_HIDDEN, "samples": 8, "seed": 3}],
+}
+
+
+def _hint_facts(a: dict) -> dict:
+    # Deals are counted in index order: with as many counted, the same deals,
+    # so the same number of winnable ones, which each answer bounds.
+    out: dict[Any, Any] = {"moves": sorted(facts.key(c["move"]) for c in a["choices"]), "drawn": a["drawn"]}
+    return out | {(a["samples"], facts.key(c["move"])): facts.Interval(c["wins"], c["wins"] + c["unknown"])
+                  for c in a["choices"]}
+
+
+PROVED = {"solve": facts.verdict, "hint": _hint_facts}
