@@ -568,7 +568,7 @@ def test_openapi_documents_the_service_with_short_model_names(client):
     assert client.get("/docs").status_code == 200
     # Same-named models of two games get short names, the game first.
     schemas = set(spec["components"]["schemas"])
-    assert {f"{g.name.capitalize()}Position" for g in registered()} <= schemas, schemas
+    assert {f"{g.name.capitalize()}SolveResult" for g in registered()} <= schemas, schemas
     assert "smokejumper__" not in json.dumps(spec)
 
 

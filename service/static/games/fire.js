@@ -2,11 +2,11 @@
 // hints and solves through /v1/fire/*.
 // mount(root, game) is the interface main.js loads a game's view by.
 import { ApiError, api } from "../lib/api.js";
+import { cardSearch, hintCard, jsonCard, jsonEditor, layout, legend, solveCard, underBoard } from "../lib/cards.js";
 import { activatable, addStyles, badge, fromTemplate, html, refs } from "../lib/dom.js";
 import { percent, plural } from "../lib/format.js";
 import { hintRows } from "../lib/hints.js";
-import { secondsField, secondsLimit } from "../lib/limits.js";
-import { showMessage } from "../lib/message.js";
+import { showOutcome } from "../lib/message.js";
 import { checkHistory, randomIndex } from "../lib/play.js";
 import { searchSummary } from "../lib/stats.js";
 import { setStatus } from "../lib/status.js";
@@ -113,11 +113,7 @@ addStyles(`
 .hint-list .prob { flex: none; }
 `);
 
-const TEMPLATE = `
-<div class="layout">
-  <section class="board-column">
-    <div class="status-bar" data-ref="status">No position loaded.</div>
-
+const TEMPLATE = layout(`
     <div class="section">
       <h3>Aliens <span class="muted small" data-ref="aliensInfo"></span></h3>
       <div class="aliens" data-ref="aliens"></div>
@@ -140,25 +136,13 @@ const TEMPLATE = `
       <ol class="moves legal-moves" data-ref="moves"></ol>
       <div class="strategy small" data-ref="strategy"></div>
     </div>
-
-    <div class="under-board">
-      <div class="last-move muted" data-ref="last">Start a level or load a position.</div>
-      <div class="play-buttons">
-        <button type="button" data-ref="strategyMove" disabled title="What the fixed strategy plays here">Strategy move</button>
-        <button type="button" data-ref="undo" disabled>Undo</button>
-        <button type="button" data-ref="restart" disabled>Restart</button>
-      </div>
-    </div>
-    <div class="legend small muted">
-      <span><span class="battery e3 tiny"><b>3</b><i>✛</i></span> energy and crosshairs</span>
-      <span>fires at 10+ energy: damage (energy − 10) × crosshairs</span>
-      <span>hits: the next strengths whose sum fits</span>
-    </div>
-  </section>
-
-  <aside class="panel">
-    <section class="card">
-      <h2>Level</h2>
+    ${underBoard(`<div class="last-move muted" data-ref="last">Start a level or load a position.</div>`,
+      `<button type="button" data-ref="strategyMove" disabled title="What the fixed strategy plays here">Strategy move</button>`)}
+    ${legend(
+      `<span><span class="battery e3 tiny"><b>3</b><i>✛</i></span> energy and crosshairs</span>`,
+      `<span>fires at 10+ energy: damage (energy − 10) × crosshairs</span>`,
+      `<span>hits: the next strengths whose sum fits</span>`)}`,
+  jsonCard("Level", `
       <div class="row">
         <label title="The full level (5 aliens) cannot be solved exactly in seconds">Aliens
           <select data-ref="aliensCount">
@@ -170,32 +154,9 @@ const TEMPLATE = `
         <button type="button" data-ref="newSolo">New solo Level 1</button>
         <button type="button" data-ref="newTeam">New team Level 1</button>
       </div>
-      <div class="small muted info" data-ref="levelInfo"></div>
-      <div class="small muted">Position JSON (edit, then Load)</div>
-      <textarea data-ref="json" spellcheck="false" rows="9" aria-label="Position JSON"></textarea>
-      <div class="row">
-        <button type="button" data-ref="load">Load</button>
-        <button type="button" data-ref="revert" class="secondary">Show current</button>
-      </div>
-    </section>
-
-    <section class="card">
-      <h2>Hint</h2>
-      <div class="row">${secondsField("hintSeconds", 3, 0.5)} <button type="button" data-ref="hint">Hint</button></div>
-      <div class="progress small" data-ref="hintProgress" hidden></div>
-      <div class="small muted info" data-ref="hintInfo"></div>
-      <ol class="moves hint-list" data-ref="hintList"></ol>
-    </section>
-
-    <section class="card">
-      <h2>Solve</h2>
-      <div class="row">${secondsField("solveSeconds", 5)} <button type="button" data-ref="solve">Solve</button></div>
-      <div class="progress small" data-ref="solveProgress" hidden></div>
-      <div class="verdict" data-ref="solveVerdict"></div>
-      <div class="small muted stats" data-ref="solveStats"></div>
-    </section>
-  </aside>
-</div>`;
+      <div class="small muted info" data-ref="levelInfo"></div>`),
+  hintCard({ seconds: 3, step: 0.5, info: "info" }),
+  solveCard({ seconds: 5 }));
 
 const FIRES_AT = 10;
 
@@ -357,6 +318,7 @@ function pilesNode(side) {
 export function mount(root) {
   root.append(fromTemplate(TEMPLATE));
   const ui = refs(root);
+  const editor = jsonEditor(ui, { format: formatPosition, current: () => state.position });
 
   const state = {
     position: null,     // the current position (after anything automatic)
@@ -369,7 +331,7 @@ export function mount(root) {
     hinted: null,       // the move of the hint row hovered or selected
   };
   const work = worker(() => renderButtons());
-  const record = checkHistory(state, setPosition); // Undo and Restart
+  const record = checkHistory(state, setPosition); // new games, Undo and Restart
 
   // ------------------------------------------------------------- views
 
@@ -604,22 +566,17 @@ export function mount(root) {
 
   // -------------------------------------------------------------- game
 
-  function setPosition(check, last, { reset = false } = {}) {
+  function setPosition(check, last) {
     state.check = check;
     state.position = check.position;
     state.last = last;
     state.filter = null;
     state.strategy = null;
-    if (reset) {
-      state.initial = check;
-      state.history = [];
-    }
     clearHint();
     clearSolve();
-    ui.json.value = formatPosition(check.position);
+    editor.show(check.position);
     render();
-    if (check.status === "win") showMessage("Won: every alien is destroyed.", "info");
-    else if (check.status === "loss") showMessage("Lost: the piles are empty and no weapon can fire.", "info");
+    showOutcome(check.status, { win: "Won: every alien is destroyed.", loss: "Lost: the piles are empty and no weapon can fire." });
   }
 
   // The CheckResult of a position a replay reached (a game over has no moves).
@@ -680,21 +637,15 @@ export function mount(root) {
         html("div", {}, `${entry.level.name}: ${aliens} of ${plural(entry.level.aliens.length, "alien")}, ` +
           (seed === null ? "hidden order" : `known order (seed ${seed})`) + "."),
         html("div", { class: "assumed" }, "Assumed (not printed in the rulebook): " + entry.level.assumptions.join("; ") + "."));
-      setPosition(check, null, { reset: true });
+      record.start(check);
     });
   }
 
   function load() {
     work.run(ui.load, "Loading…", async () => {
-      let parsed;
-      try {
-        parsed = JSON.parse(ui.json.value);
-      } catch (e) {
-        throw new ApiError(`Position JSON: ${e.message}`);
-      }
-      const check = await api("/v1/fire/check", { position: parsed });
+      const check = await api("/v1/fire/check", { position: editor.read() });
       ui.levelInfo.textContent = "Loaded from JSON.";
-      setPosition(check, null, { reset: true });
+      record.start(check);
     });
   }
 
@@ -716,49 +667,47 @@ export function mount(root) {
   }
 
   function hint() {
-    if (!state.position) return;
-    const position = state.position;
-    work.search(ui.hint, "Thinking…", ui.hintProgress, async (signal) => {
-      const result = await api("/v1/fire/hint", { position, limit: secondsLimit(ui.hintSeconds, 3) }, { signal });
-      if (position !== state.position) return; // the game moved on meanwhile
-      clearHint();
-      const stats = html("div");
-      stats.append(...searchSummary(result));
-      ui.hintInfo.append(html("div", { class: "hint-value" }, "Win probability here: "), valueNode(result), stats);
-      const list = ui.hintList;
-      const p = result.position;
-      if (result.status === "decision") {
-        hintRows(list, result.choices, {
-          row(c, playButton) {
-            const li = html("li");
-            li.append(...choiceNodes(c, p), playButton);
-            return li;
-          },
-          show(c) {
-            state.hinted = c ? c.move : null;
-            render();
-          },
-          play: (c) => play(c.move),
-        });
-      } else if (result.status === "reveal") {
-        const n = onTurn(p).draw.length;
-        for (const r of result.reveals) {
-          const head = html("li", { class: "group static", title: "If this battery comes up" });
-          const count = Math.round(r.probability * n);
-          head.append(html("span", { class: "if" }, "if"), batteryNode(r.battery),
-            html("span", { class: "small" }, `comes up (${count} of ${n}, ${percent(r.probability)})`), valueNode(r));
-          list.append(head);
-          const rp = { ...p, revealed: r.battery };
-          for (const c of r.choices) {
-            const li = html("li", { class: "static sub", title: "The choices if this battery comes up" });
-            li.append(...choiceNodes(c, rp));
-            list.append(li);
-          }
+    cardSearch(ui, work, "hint", { current: () => state.position, path: "/v1/fire/hint", answer: showHintResult });
+  }
+
+  function showHintResult(result) {
+    clearHint();
+    const stats = html("div");
+    stats.append(...searchSummary(result));
+    ui.hintInfo.append(html("div", { class: "hint-value" }, "Win probability here: "), valueNode(result), stats);
+    const list = ui.hintList;
+    const p = result.position;
+    if (result.status === "decision") {
+      hintRows(list, result.choices, {
+        row(c, playButton) {
+          const li = html("li");
+          li.append(...choiceNodes(c, p), playButton);
+          return li;
+        },
+        show(c) {
+          state.hinted = c ? c.move : null;
+          render();
+        },
+        play: (c) => play(c.move),
+      });
+    } else if (result.status === "reveal") {
+      const n = onTurn(p).draw.length;
+      for (const r of result.reveals) {
+        const head = html("li", { class: "group static", title: "If this battery comes up" });
+        const count = Math.round(r.probability * n);
+        head.append(html("span", { class: "if" }, "if"), batteryNode(r.battery),
+          html("span", { class: "small" }, `comes up (${count} of ${n}, ${percent(r.probability)})`), valueNode(r));
+        list.append(head);
+        const rp = { ...p, revealed: r.battery };
+        for (const c of r.choices) {
+          const li = html("li", { class: "static sub", title: "The choices if this battery comes up" });
+          li.append(...choiceNodes(c, rp));
+          list.append(li);
         }
-      } else {
-        list.append(html("li", { class: "static muted" }, `The game is over (${result.status}).`));
       }
-    });
+    } else {
+      list.append(html("li", { class: "static muted" }, `The game is over (${result.status}).`));
+    }
   }
 
   // ------------------------------------------------------------- solve
@@ -769,17 +718,15 @@ export function mount(root) {
   }
 
   function solve() {
-    if (!state.position) return;
-    const position = state.position;
-    work.search(ui.solve, "Solving…", ui.solveProgress, async (signal) => {
-      const result = await api("/v1/fire/solve", { position, limit: secondsLimit(ui.solveSeconds, 5) }, { signal });
-      if (position !== state.position) return;
-      clearSolve();
-      ui.solveVerdict.append("Win probability under optimal play: ", valueNode(result));
-      const certain = { true: "won whatever the reveals", false: "some reveals lose against any play" };
-      if (result.won_for_certain !== null) ui.solveVerdict.append(` (${certain[result.won_for_certain]})`);
-      ui.solveStats.append(...searchSummary(result, `${result.stats.states_stored.toLocaleString()} states stored`));
-    });
+    cardSearch(ui, work, "solve", { current: () => state.position, path: "/v1/fire/solve", answer: showSolveResult });
+  }
+
+  function showSolveResult(result) {
+    clearSolve();
+    ui.solveVerdict.append("Win probability under optimal play: ", valueNode(result));
+    const certain = { true: "won whatever the reveals", false: "some reveals lose against any play" };
+    if (result.won_for_certain !== null) ui.solveVerdict.append(` (${certain[result.won_for_certain]})`);
+    ui.solveStats.append(...searchSummary(result, `${result.stats.states_stored.toLocaleString()} states stored`));
   }
 
   // -------------------------------------------------------------- wire
@@ -787,9 +734,6 @@ export function mount(root) {
   ui.newSolo.addEventListener("click", () => newLevel("solo-1", ui.newSolo));
   ui.newTeam.addEventListener("click", () => newLevel("team-1", ui.newTeam));
   ui.load.addEventListener("click", load);
-  ui.revert.addEventListener("click", () => {
-    if (state.position) ui.json.value = formatPosition(state.position);
-  });
   ui.reveal.addEventListener("click", reveal);
   ui.strategyMove.addEventListener("click", strategyMove);
   ui.undo.addEventListener("click", record.undo);

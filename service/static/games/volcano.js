@@ -2,6 +2,10 @@
 // generate through /v1/volcano/*.
 // mount(root, game) is the interface main.js loads a game's view by.
 import { ApiError, api } from "../lib/api.js";
+import {
+  BOARD_SLOTS, cardSearch, cellKey, fillSlots, hintCard, jsonCard, jsonEditor, layout, legend, solveCard, spaceKey, supplyBox,
+  underBoard,
+} from "../lib/cards.js";
 import { activatable, addStyles, badge, fromTemplate, html, refs, svg } from "../lib/dom.js";
 import { cellText, plural } from "../lib/format.js";
 import {
@@ -9,8 +13,7 @@ import {
   redraw, supplyChips,
 } from "../lib/hexboard.js";
 import { hintRows } from "../lib/hints.js";
-import { secondsField, secondsLimit } from "../lib/limits.js";
-import { showMessage } from "../lib/message.js";
+import { showMessage, showOutcome } from "../lib/message.js";
 import { solutionLine } from "../lib/solution.js";
 import { searchSummary } from "../lib/stats.js";
 import { setStatus } from "../lib/status.js";
@@ -29,35 +32,17 @@ addStyles(`
 .path-start { stroke-width: 2.5; fill: #fff; pointer-events: none; }
 `);
 
-const TEMPLATE = `
-<div class="layout">
-  <section class="board-column">
-    <div class="status-bar" data-ref="status">No position loaded.</div>
-    <div data-ref="barSlot"></div>
-    <div data-ref="boardSlot"></div>
-    <div class="under-board">
-      <div>
-        <h3>Supply <span class="muted small">(pick a colour, click a tile, then an arrow)</span></h3>
-        <div class="supply" data-ref="supply"></div>
-      </div>
-      <div class="play-buttons">
-        <button type="button" data-ref="undo" disabled>Undo</button>
-        <button type="button" data-ref="restart" disabled>Restart</button>
-      </div>
-    </div>
+const TEMPLATE = layout(`
+    ${BOARD_SLOTS}
+    ${underBoard(supplyBox("pick a colour, click a tile, then an arrow"))}
     <div class="last-move muted" data-ref="lastMove"></div>
-    <div class="legend small muted">
-      <span><svg width="14" height="14"><circle cx="7" cy="7" r="5" class="space pawn" style="fill: ${colorOf(0)}"/></svg> pawn, in its colour</span>
-      <span><svg width="14" height="14"><circle cx="7" cy="7" r="5" class="space pawn uncoloured"/></svg> pawn there when the position was loaded</span>
-      <span><svg width="14" height="14"><circle cx="7" cy="7" r="5" class="space"/></svg> empty space</span>
-      <span><svg width="16" height="14"><rect x="1" y="2" width="14" height="10" class="legend-ext"/></svg> extinguished last move</span>
-      <span><svg width="16" height="14"><rect x="1" y="2" width="14" height="10" class="legend-iso"/></svg> isolated last move</span>
-    </div>
-  </section>
-
-  <aside class="panel">
-    <section class="card">
-      <h2>Layout</h2>
+    ${legend(
+      spaceKey("space pawn", "pawn, in its colour", `fill: ${colorOf(0)}`),
+      spaceKey("space pawn uncoloured", "pawn there when the position was loaded"),
+      spaceKey("space", "empty space"),
+      cellKey("legend-ext", "extinguished last move"),
+      cellKey("legend-iso", "isolated last move"))}`,
+  jsonCard("Layout", `
       <div class="row">
         <label>Seed <input type="number" data-ref="seed" min="0" step="1" value="3"></label>
         <label class="check"><input type="checkbox" data-ref="solvable"> solvable only</label>
@@ -65,35 +50,9 @@ const TEMPLATE = `
         <button type="button" data-ref="generate">New layout</button>
       </div>
       <div class="progress small" data-ref="generateProgress" hidden></div>
-      <div class="small muted" data-ref="layoutInfo"></div>
-      <div class="small muted">Position JSON (edit, then Load)</div>
-      <textarea data-ref="json" spellcheck="false" rows="9" aria-label="Position JSON"></textarea>
-      <div class="row">
-        <button type="button" data-ref="load">Load</button>
-        <button type="button" data-ref="revert" class="secondary">Show current</button>
-      </div>
-    </section>
-
-    <section class="card">
-      <h2>Hint</h2>
-      <div class="row">${secondsField("hintSeconds", 3, 0.5)} <button type="button" data-ref="hint">Hint</button></div>
-      <div class="progress small" data-ref="hintProgress" hidden></div>
-      <div class="small muted stats" data-ref="hintInfo"></div>
-      <ol class="moves hint-list" data-ref="hintList"></ol>
-    </section>
-
-    <section class="card">
-      <h2>Solve</h2>
-      <div class="row">
-        ${secondsField("solveSeconds", 10)} <button type="button" data-ref="solve">Solve</button>
-        <span data-ref="solveVerdict"></span>
-      </div>
-      <div class="progress small" data-ref="solveProgress" hidden></div>
-      <div class="small muted stats" data-ref="solveStats"></div>
-      <div data-ref="lineSlot"></div>
-    </section>
-  </aside>
-</div>`;
+      <div class="small muted" data-ref="layoutInfo"></div>`),
+  hintCard({ seconds: 3, step: 0.5 }),
+  solveCard({ seconds: 10, line: true }));
 
 const flightKey = (f) => `${f.color},${f.tile[0]},${f.tile[1]},${f.dir}`;
 const flightText = (f) => `${colorName(f.color)} into ${cellText(f.tile)} flying ${DIR_NAMES[f.dir]}`;
@@ -144,7 +103,7 @@ export function mount(root, game) {
   root.append(fromTemplate(TEMPLATE));
   const ui = refs(root);
   const { wrap, board } = createBoard(`${game.title} board`);
-  ui.boardSlot.replaceWith(wrap);
+  const editor = jsonEditor(ui, { format: formatPosition, current: () => state.position });
 
   const state = {
     position: null,   // the game's current position
@@ -183,8 +142,7 @@ export function mount(root, game) {
     },
     adopt: adoptPreview,
   });
-  ui.barSlot.replaceWith(line.bar);
-  ui.lineSlot.replaceWith(line.controls);
+  fillSlots(ui, wrap, line);
 
   // ------------------------------------------------------------- board
 
@@ -368,7 +326,7 @@ export function mount(root, game) {
     }
     clearHint();
     if (!keepSolve) clearSolve();
-    ui.json.value = formatPosition(position);
+    editor.show(position);
     render();
     if (!check) {
       check = await api("/v1/volcano/check", { position });
@@ -419,8 +377,8 @@ export function mount(root, game) {
       state.history.push(before);
       state.moveNo += 1;
       await setPosition(result.position, result.steps[0], { colours: pawnColours(state.colours, result.position, flight.color) });
-      if (result.status === "win") showMessage("Won: every forest tile is extinguished or isolated with pawns.", "info");
-      else if (result.status === "loss") showMessage("Lost: no legal flight can finish the forest.", "info");
+      showOutcome(result.status, { win: "Won: every forest tile is extinguished or isolated with pawns.",
+        loss: "Lost: no legal flight can finish the forest." });
     });
   }
 
@@ -463,14 +421,8 @@ export function mount(root, game) {
 
   function load() {
     work.run(ui.load, "Loading…", async () => {
-      let parsed;
-      try {
-        parsed = JSON.parse(ui.json.value);
-      } catch (e) {
-        throw new ApiError(`Position JSON: ${e.message}`);
-      }
       // An empty replay validates the position and fills in defaults (spaces).
-      const result = await api("/v1/volcano/replay", { position: parsed, line: [] });
+      const result = await api("/v1/volcano/replay", { position: editor.read(), line: [] });
       ui.layoutInfo.textContent = "loaded from JSON";
       await setPosition(result.position, null, { resetGame: true });
     });
@@ -490,31 +442,29 @@ export function mount(root, game) {
   }
 
   function hint() {
-    if (!state.position) return;
-    const position = state.position;
-    work.search(ui.hint, "Thinking…", ui.hintProgress, async (signal) => {
-      const result = await api("/v1/volcano/hint", { position, limit: secondsLimit(ui.hintSeconds, 3) }, { signal });
-      if (position !== state.position) return; // the game moved on meanwhile
-      clearHint();
-      ui.hintInfo.replaceChildren(...searchSummary(result, plural(result.moves.length, "flight")));
-      if (!result.moves.length) {
-        ui.hintList.append(html("li", { class: "muted static" }, "No legal flight."));
-        return;
-      }
-      hintRows(ui.hintList, result.moves, {
-        row(m, playButton) {
-          const li = html("li");
-          li.append(badge(m.value), flightNode(m.flight));
-          if (m.equivalent.length) {
-            li.append(html("span", { class: "eq small muted", title: "Other flights with the same result" },
-              `+${m.equivalent.length} equiv.`));
-          }
-          li.append(playButton);
-          return li;
-        },
-        show: showHinted,
-        play: (m, button) => playFlight(m.flight, button),
-      });
+    cardSearch(ui, work, "hint", { current: () => state.position, path: "/v1/volcano/hint", answer: showHintResult });
+  }
+
+  function showHintResult(result) {
+    clearHint();
+    ui.hintInfo.replaceChildren(...searchSummary(result, plural(result.moves.length, "flight")));
+    if (!result.moves.length) {
+      ui.hintList.append(html("li", { class: "muted static" }, "No legal flight."));
+      return;
+    }
+    hintRows(ui.hintList, result.moves, {
+      row(m, playButton) {
+        const li = html("li");
+        li.append(badge(m.value), flightNode(m.flight));
+        if (m.equivalent.length) {
+          li.append(html("span", { class: "eq small muted", title: "Other flights with the same result" },
+            `+${m.equivalent.length} equiv.`));
+        }
+        li.append(playButton);
+        return li;
+      },
+      show: showHinted,
+      play: (m, button) => playFlight(m.flight, button),
     });
   }
 
@@ -527,19 +477,17 @@ export function mount(root, game) {
   }
 
   function solve() {
-    if (!state.position) return;
-    const position = state.position;
-    work.search(ui.solve, "Solving…", ui.solveProgress, async (signal) => {
-      const result = await api("/v1/volcano/solve", { position, limit: secondsLimit(ui.solveSeconds, 10) }, { signal });
-      if (position !== state.position) return;
-      clearSolve();
-      ui.solveVerdict.append(badge(result.verdict));
-      ui.solveStats.replaceChildren(...searchSummary(result,
-        result.line ? `winning line of ${plural(result.line.length, "flight")}` : null));
-      if (!result.line) return;
-      line.start(result.line);
-      await line.goTo(0);
-    });
+    cardSearch(ui, work, "solve", { current: () => state.position, path: "/v1/volcano/solve", answer: showSolveResult });
+  }
+
+  async function showSolveResult(result) {
+    clearSolve();
+    ui.solveVerdict.append(badge(result.verdict));
+    ui.solveStats.replaceChildren(...searchSummary(result,
+      result.line ? `winning line of ${plural(result.line.length, "flight")}` : null));
+    if (!result.line) return;
+    line.start(result.line);
+    await line.goTo(0);
   }
 
   function adoptPreview(view) {
@@ -559,9 +507,6 @@ export function mount(root, game) {
 
   ui.generate.addEventListener("click", generate);
   ui.load.addEventListener("click", load);
-  ui.revert.addEventListener("click", () => {
-    if (state.position) ui.json.value = formatPosition(state.position);
-  });
   ui.hint.addEventListener("click", hint);
   ui.solve.addEventListener("click", solve);
   ui.undo.addEventListener("click", undo);

@@ -2,6 +2,10 @@
 // solve through /v1/wildfire/*.
 // mount(root, game) is the interface main.js loads a game's view by.
 import { ApiError, api } from "../lib/api.js";
+import {
+  BOARD_SLOTS, cardSearch, cellKey, fillSlots, hintCard, jsonCard, jsonEditor, layout, legend, solveCard, spaceKey, supplyBox,
+  underBoard,
+} from "../lib/cards.js";
 import { activatable, addStyles, badge, fromTemplate, html, refs, svg } from "../lib/dom.js";
 import { cellText, percent, plural } from "../lib/format.js";
 import {
@@ -9,8 +13,8 @@ import {
   redraw, supplyChips,
 } from "../lib/hexboard.js";
 import { hintRows } from "../lib/hints.js";
-import { numberField, numberFrom, secondsField, secondsLimit } from "../lib/limits.js";
-import { showMessage } from "../lib/message.js";
+import { numberField, numberFrom } from "../lib/limits.js";
+import { showOutcome } from "../lib/message.js";
 import { checkHistory, randomIndex } from "../lib/play.js";
 import { solutionLine } from "../lib/solution.js";
 import { searchSummary } from "../lib/stats.js";
@@ -131,82 +135,41 @@ addStyles(`
 .hint-table .share { font-weight: 600; }
 `);
 
-const TEMPLATE = `
-<div class="layout">
-  <section class="board-column">
-    <div class="status-bar" data-ref="status">No position loaded.</div>
-    <div data-ref="barSlot"></div>
-    <div data-ref="boardSlot"></div>
+const TEMPLATE = layout(`
+    ${BOARD_SLOTS}
     <div class="action-box" data-ref="action"></div>
-    <div class="under-board">
-      <div>
-        <h3>Supply <span class="muted small">(the colour for the pawn action)</span></h3>
-        <div class="supply" data-ref="supply"></div>
-      </div>
-      <div class="play-buttons">
-        <button type="button" data-ref="draw" disabled title="Draw the next tile at random from the unseen pool">Draw</button>
-        <button type="button" data-ref="undo" disabled>Undo</button>
-        <button type="button" data-ref="restart" disabled>Restart</button>
-      </div>
-    </div>
+    ${underBoard(supplyBox("the colour for the pawn action"),
+      `<button type="button" data-ref="draw" disabled title="Draw the next tile at random from the unseen pool">Draw</button>`)}
     <div class="section">
       <h3 data-ref="nextTitle">Next tiles</h3>
       <div class="tiles" data-ref="next"></div>
     </div>
     <div class="last-move muted" data-ref="last"></div>
-    <div class="legend small muted">
-      <span><svg width="18" height="14"><line x1="2" y1="7" x2="16" y2="7" class="legend-edge"/></svg> free edge</span>
-      <span><svg width="14" height="14"><circle cx="7" cy="7" r="5" class="space"/></svg> space</span>
-      <span><svg width="14" height="14"><circle cx="7" cy="7" r="5" class="space closed"/></svg> space without a free edge</span>
-      <span><svg width="16" height="14"><rect x="1" y="2" width="14" height="10" class="legend-hot"/></svg> hottest cell (the tile must go on one)</span>
-    </div>
-  </section>
-
-  <aside class="panel">
-    <section class="card">
-      <h2>Position</h2>
+    ${legend(
+      `<span><svg width="18" height="14"><line x1="2" y1="7" x2="16" y2="7" class="legend-edge"/></svg> free edge</span>`,
+      spaceKey("space", "space"),
+      spaceKey("space closed", "space without a free edge"),
+      cellKey("legend-hot", "hottest cell (the tile must go on one)"))}`,
+  jsonCard("Position", `
       <div class="row">
         <select data-ref="example" aria-label="Example position"></select>
         <button type="button" data-ref="exampleLoad" class="secondary">Load example</button>
       </div>
-      <div class="small muted" data-ref="exampleNote"></div>
-      <div class="small muted">Position JSON (edit, then Check)</div>
-      <textarea data-ref="json" spellcheck="false" rows="10" aria-label="Position JSON"></textarea>
-      <div class="row">
-        <button type="button" data-ref="check" title="Validate the JSON and play from it">Check</button>
-        <button type="button" data-ref="revert" class="secondary">Show current</button>
-      </div>
-    </section>
-
-    <section class="card">
-      <h2>Hint</h2>
-      <div class="row">
-        ${numberField("hintSamples", "Samples", { value: 200, min: 1, step: 50, title: "Hidden order: deals sampled from the pool" })}
-        ${numberField("hintSeed", "Seed", { value: 0 })}
-      </div>
-      <div class="row">${secondsField("hintSeconds", 5)} <button type="button" data-ref="hint">Hint</button></div>
-      <div class="progress small" data-ref="hintProgress" hidden></div>
-      <div class="small muted stats" data-ref="hintInfo"></div>
+      <div class="small muted" data-ref="exampleNote"></div>`,
+  { rows: 10, action: { ref: "check", label: "Check", title: "Validate the JSON and play from it" } }),
+  hintCard({
+    seconds: 5,
+    fields: numberField("hintSamples", "Samples", { value: 200, min: 1, step: 50, title: "Hidden order: deals sampled from the pool" }) +
+      " " + numberField("hintSeed", "Seed", { value: 0 }),
+    rows: `
       <div class="table-wrap">
         <table class="hint-table" data-ref="hintTable" hidden>
           <thead><tr><th>#</th><th>move</th><th title="Share of the sampled deals won after this move">wins</th><th title="95% confidence interval of the win probability (undecided deals widen it)">95% interval</th><th title="Deals won / lost / undecided at the node cap">W/L/?</th><th></th></tr></thead>
           <tbody data-ref="hintRows"></tbody>
         </table>
-      </div>
-    </section>
-
-    <section class="card">
-      <h2>Solve</h2>
-      <div class="row">
-        ${secondsField("solveSeconds", 10)} <button type="button" data-ref="solve" title="Known order only">Solve</button>
-        <span data-ref="solveVerdict"></span>
-      </div>
-      <div class="progress small" data-ref="solveProgress" hidden></div>
-      <div class="small muted stats" data-ref="solveStats"></div>
-      <div data-ref="lineSlot"></div>
-    </section>
-  </aside>
-</div>`;
+      </div>`,
+  }),
+  solveCard({ seconds: 10, title: "Known order only", line: true }));
 
 const isKnown = (p) => Array.isArray(p.deal_rest);
 const sameCell = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
@@ -262,7 +225,6 @@ export function mount(root, game) {
   root.append(fromTemplate(TEMPLATE));
   const ui = refs(root);
   const { wrap, board } = createBoard(`${game.title} board`);
-  ui.boardSlot.replaceWith(wrap);
 
   const state = {
     check: null,      // CheckResult of the current position (its position in the mid-game form)
@@ -277,7 +239,7 @@ export function mount(root, game) {
     preview: null,    // {index, entry, next} while stepping through the line
   };
   const work = worker(() => renderButtons());
-  const record = checkHistory(state, setPosition); // Undo and Restart
+  const record = checkHistory(state, setPosition); // new games, Undo and Restart
   const line = solutionLine(root, {
     noun: "turn",
     moveNode,
@@ -292,10 +254,10 @@ export function mount(root, game) {
     },
     adopt: adoptPreview,
   });
-  ui.barSlot.replaceWith(line.bar);
-  ui.lineSlot.replaceWith(line.controls);
+  fillSlots(ui, wrap, line);
 
   const current = () => state.check && state.check.position;
+  const editor = jsonEditor(ui, { format: formatPosition, current });
   // The position on show: the game's, or the line's being stepped through.
   const shownPosition = () => (state.preview ? state.preview.entry.position : current());
 
@@ -540,24 +502,20 @@ export function mount(root, game) {
 
   // -------------------------------------------------------------- game
 
-  function setPosition(check, last, { reset = false } = {}) {
+  function setPosition(check, last) {
     state.check = check;
     state.last = last;
     state.place = check.hottest.length === 1 && check.moves.length ? check.hottest[0] : null;
     state.target = null;
     state.preview = null;
-    if (reset) {
-      state.initial = check;
-      state.history = [];
-    }
     const supply = check.position.supply;
     if (!(supply[state.color] > 0)) state.color = Math.max(0, supply.findIndex((n) => n > 0));
     clearHint();
     clearSolve();
-    ui.json.value = formatPosition(check.position);
+    editor.show(check.position);
     render();
-    if (check.status === "win") showMessage("Won: every pawn placed, each colour in one group with a 1-tile on its edge.", "info");
-    else if (check.status === "loss") showMessage("Lost: the forest is complete and the goal is not met.", "info");
+    showOutcome(check.status, { win: "Won: every pawn placed, each colour in one group with a 1-tile on its edge.",
+      loss: "Lost: the forest is complete and the goal is not met." });
   }
 
   function choosePlace(cell) {
@@ -599,10 +557,11 @@ export function mount(root, game) {
     });
   }
 
+  // ``position()``: what to check (it may throw, as the JSON box does).
   function loadPosition(position, button) {
     return work.run(button, "Checking…", async () => {
-      const check = await api("/v1/wildfire/check", { position });
-      setPosition(check, null, { reset: true });
+      const check = await api("/v1/wildfire/check", { position: position() });
+      record.start(check);
     });
   }
 
@@ -612,19 +571,9 @@ export function mount(root, game) {
 
   function loadExample() {
     const e = EXAMPLES[Number(ui.example.value)];
-    if (e) loadPosition(e.position, ui.exampleLoad);
+    if (e) loadPosition(() => e.position, ui.exampleLoad);
   }
 
-  function checkJson() {
-    let parsed;
-    try {
-      parsed = JSON.parse(ui.json.value);
-    } catch (e) {
-      showMessage(`Position JSON: ${e.message}`);
-      return;
-    }
-    loadPosition(parsed, ui.check);
-  }
 
   // -------------------------------------------------------------- hint
 
@@ -636,44 +585,41 @@ export function mount(root, game) {
   }
 
   function hint() {
-    const position = current();
-    if (!position) return;
-    const body = {
-      position,
-      samples: Math.round(numberFrom(ui.hintSamples, 200, 1)),
-      seed: Math.round(numberFrom(ui.hintSeed, 0, 0)),
-      limit: secondsLimit(ui.hintSeconds, 5),
-    };
-    work.search(ui.hint, "Thinking…", ui.hintProgress, async (signal) => {
-      const result = await api("/v1/wildfire/hint", body, { signal });
-      if (position !== current()) return; // the game moved on meanwhile
-      clearHint();
-      ui.hintInfo.append(result.exact
-        ? "Exact: one possible deal, so each move's verdict. "
-        : `${result.samples} of ${plural(result.samples_requested, "sampled deal")} (seed ${result.seed}). `,
-      ...searchSummary(result));
-      const cell = (text, cls) => html("td", { class: cls }, text);
-      hintRows(ui.hintRows, result.choices, {
-        row(c, playButton, i) {
-          const [lo, hi] = c.interval95;
-          const moveCell = html("td");
-          moveCell.append(moveNode(c.move, { short: true }));
-          const playCell = html("td");
-          playCell.append(playButton);
-          const tr = html("tr");
-          tr.append(cell(String(i + 1), "num"), moveCell, cell(share(c.win_share), "share"),
-            cell(`${share(lo)}–${share(hi)}`, "small nowrap"), cell(`${c.wins}/${c.losses}/${c.unknown}`, "small muted nowrap"),
-            playCell);
-          return tr;
-        },
-        show(c) {
-          state.hinted = c ? c.move : null;
-          drawBoard();
-        },
-        play: (c) => play(c.move),
-      });
-      ui.hintTable.hidden = false;
+    cardSearch(ui, work, "hint", {
+      current,
+      path: "/v1/wildfire/hint",
+      extra: { samples: Math.round(numberFrom(ui.hintSamples, 200, 1)), seed: Math.round(numberFrom(ui.hintSeed, 0, 0)) },
+      answer: showHintResult,
     });
+  }
+
+  function showHintResult(result) {
+    clearHint();
+    ui.hintInfo.append(result.exact
+      ? "Exact: one possible deal, so each move's verdict. "
+      : `${result.samples} of ${plural(result.samples_requested, "sampled deal")} (seed ${result.seed}). `,
+    ...searchSummary(result));
+    const cell = (text, cls) => html("td", { class: cls }, text);
+    hintRows(ui.hintRows, result.choices, {
+      row(c, playButton, i) {
+        const [lo, hi] = c.interval95;
+        const moveCell = html("td");
+        moveCell.append(moveNode(c.move, { short: true }));
+        const playCell = html("td");
+        playCell.append(playButton);
+        const tr = html("tr");
+        tr.append(cell(String(i + 1), "num"), moveCell, cell(share(c.win_share), "share"),
+          cell(`${share(lo)}–${share(hi)}`, "small nowrap"), cell(`${c.wins}/${c.losses}/${c.unknown}`, "small muted nowrap"),
+          playCell);
+        return tr;
+      },
+      show(c) {
+        state.hinted = c ? c.move : null;
+        drawBoard();
+      },
+      play: (c) => play(c.move),
+    });
+    ui.hintTable.hidden = false;
   }
 
   // ------------------------------------------------------------- solve
@@ -686,23 +632,21 @@ export function mount(root, game) {
   }
 
   function solve() {
-    const position = current();
-    if (!position) return;
-    work.search(ui.solve, "Solving…", ui.solveProgress, async (signal) => {
-      const result = await api("/v1/wildfire/solve", { position, limit: secondsLimit(ui.solveSeconds, 10) }, { signal });
-      if (position !== current()) return;
-      clearSolve();
-      ui.solveVerdict.append(badge(result.verdict));
-      ui.solveStats.append(...searchSummary(result,
-        result.line ? `winning line of ${plural(result.line.length, "turn")}` : null));
-      if (!result.line) return;
-      // One replay gives every position along the line.
-      const replay = await api("/v1/wildfire/replay", { position, line: result.line }, { signal });
-      if (replay.error) throw new ApiError(`The winning line does not replay: ${replay.error}`);
-      state.solved = { base: position, steps: replay.steps };
-      line.start(result.line, { first: position.turn + 1 });
-      await line.goTo(0);
-    });
+    cardSearch(ui, work, "solve", { current, path: "/v1/wildfire/solve", answer: showSolveResult });
+  }
+
+  async function showSolveResult(result, { position, signal }) {
+    clearSolve();
+    ui.solveVerdict.append(badge(result.verdict));
+    ui.solveStats.append(...searchSummary(result,
+      result.line ? `winning line of ${plural(result.line.length, "turn")}` : null));
+    if (!result.line) return;
+    // One replay gives every position along the line.
+    const replay = await api("/v1/wildfire/replay", { position, line: result.line }, { signal });
+    if (replay.error) throw new ApiError(`The winning line does not replay: ${replay.error}`);
+    state.solved = { base: position, steps: replay.steps };
+    line.start(result.line, { first: position.turn + 1 });
+    await line.goTo(0);
   }
 
   function adoptPreview(view) {
@@ -719,10 +663,7 @@ export function mount(root, game) {
   EXAMPLES.forEach((e, i) => ui.example.append(html("option", { value: String(i) }, e.name)));
   ui.example.addEventListener("change", showExampleNote);
   ui.exampleLoad.addEventListener("click", loadExample);
-  ui.check.addEventListener("click", checkJson);
-  ui.revert.addEventListener("click", () => {
-    if (current()) ui.json.value = formatPosition(current());
-  });
+  ui.check.addEventListener("click", () => loadPosition(editor.read, ui.check));
   ui.draw.addEventListener("click", draw);
   ui.undo.addEventListener("click", record.undo);
   ui.restart.addEventListener("click", record.restart);

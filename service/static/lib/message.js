@@ -10,6 +10,11 @@ export function showMessage(message, kind = "error") {
   box.hidden = false;
 }
 
+// The news of a game over: ``texts[status]`` (win, loss), if the game is.
+export function showOutcome(status, texts) {
+  if (texts[status]) showMessage(texts[status], "info");
+}
+
 export function clearMessage() {
   box.hidden = true;
 }

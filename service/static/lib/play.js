@@ -1,12 +1,18 @@
-// What playing a game on the page shares: Undo and Restart, random draws.
+// What playing a game on the page shares: new games, Undo and Restart, random draws.
 import { clearMessage } from "./message.js";
 
-// Undo and Restart over answers of a game's check. The view keeps the shown
-// ``state.check``, what led to it ``state.last``, ``state.history`` and
-// ``state.initial``, and shows a check with ``setPosition(check, last,
-// {reset})`` (reset: a new game starts there).
+// New games, Undo and Restart over answers of a game's check. The view
+// keeps the shown ``state.check``, what led to it ``state.last``,
+// ``state.history`` and ``state.initial``, and shows a check with
+// ``setPosition(check, last)``.
 export function checkHistory(state, setPosition) {
-  return {
+  const record = {
+    // A new game from ``check``: Restart comes back here.
+    start(check) {
+      state.initial = check;
+      state.history = [];
+      setPosition(check, null);
+    },
     // Show ``check``, reached by ``last``; Undo comes back here.
     advance(check, last) {
       state.history.push({ check: state.check, last: state.last });
@@ -20,10 +26,11 @@ export function checkHistory(state, setPosition) {
     },
     restart() {
       if (!state.initial) return;
-      setPosition(state.initial, null, { reset: true });
+      record.start(state.initial);
       clearMessage();
     },
   };
+  return record;
 }
 
 // A random index below ``n`` from the browser's crypto source: draws and
