@@ -16,11 +16,6 @@ from smokejumper.games import Game, registered
 ROOT = Path(__file__).resolve().parents[1]
 # Prose about every game, and the test that runs the README's commands.
 DOCS = {"README.md", "docs/architecture.md", "docs/benchmarks.md", "tests/test_readme.py"}
-# Test files that still exercise several games at once; each is to be split
-# into its games' own tests (issue 17 is open until this set is empty). The
-# test below fails for a file here that names no game any more, so the set
-# only shrinks.
-STILL_TO_SPLIT = {"tests/test_cli.py"}
 
 
 def own_files(game: Game) -> list[str]:
@@ -65,13 +60,8 @@ def texts() -> dict[str, str]:
 def test_no_file_outside_a_games_own_names_it(game: Game, texts: dict[str, str]):
     allowed = [re.compile(p) for p in own_files(game)]
     named = sorted(f for f, text in texts.items()
-                   if f not in DOCS | STILL_TO_SPLIT and not any(p.match(f) for p in allowed) and names(game, text))
+                   if f not in DOCS and not any(p.match(f) for p in allowed) and names(game, text))
     assert named == [], f"these files name {game.title} outside its own files"
-
-
-def test_the_files_still_to_split_still_name_a_game(texts: dict[str, str]):
-    for f in sorted(STILL_TO_SPLIT):
-        assert f in texts and any(names(g, texts[f]) for g in registered()), f"{f} is split: drop it from the set"
 
 
 def test_the_architecture_lists_what_a_new_game_adds():
