@@ -23,15 +23,13 @@ from hypothesis import strategies as st
 import volcano_reference as ref
 from volcano_bounds import least_pawns_to_win, plan_pawns_here
 from smokejumper import Control, InvalidPositionError, Limit, volcano
+from volcano_positions import fl, pos
 
 E, NE, NW, W, SW, SE = range(6)
 DIRS = ref.DIRECTIONS
 
 
 # ---------------------------------------------------------------- helpers
-
-def fl(c, q, r, d):
-    return {"color": c, "tile": [q, r], "dir": d}
 
 
 def as_dict(f):
@@ -44,19 +42,6 @@ def as_dict(f):
 def ftuple(f):
     f = as_dict(f)
     return f["color"], tuple(f["tile"]), f["dir"]
-
-
-def pos(tiles, volcano_cell, supply=(12, 12, 12, 12)):
-    """A position dict; tiles are (q, r, n) or (q, r, n, pawns) or (q, r, n, pawns, spaces)."""
-    out = []
-    for t in tiles:
-        d = {"q": t[0], "r": t[1], "n": t[2]}
-        if len(t) > 3:
-            d["pawns"] = t[3]
-        if len(t) > 4:
-            d["spaces"] = t[4]
-        out.append(d)
-    return {"tiles": out, "volcano": {"q": volcano_cell[0], "r": volcano_cell[1]}, "supply": list(supply)}
 
 
 def board(position):

@@ -15,24 +15,9 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import volcano_reference as vr  # noqa: E402
+from volcano_positions import fl, pos  # noqa: E402
 
 E, NE, NW, W, SW, SE = range(6)
-
-
-def pos(tiles, volcano, supply=(12, 12, 12, 12)):
-    """Build a position dict; tiles are (q, r, n) or (q, r, n, pawns)."""
-    out = []
-    for t in tiles:
-        q, r, n = t[:3]
-        d = {"q": q, "r": r, "n": n}
-        if len(t) > 3:
-            d["pawns"] = t[3]
-        out.append(d)
-    return {"tiles": out, "volcano": {"q": volcano[0], "r": volcano[1]}, "supply": list(supply)}
-
-
-def fl(c, q, r, d):
-    return {"color": c, "tile": [q, r], "dir": d}
 
 
 def pawns(state):

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from service_support import assert_problem, client  # noqa: F401 - client: a fixture
+from volcano_positions import fl, pos
 
 E, NE, NW, W, SW, SE = range(6)
 
@@ -18,21 +19,6 @@ def seed3(client):
     r = client.post("/v1/volcano/generate", json={"seed": 3})
     assert r.status_code == 200, r.text
     return r.json()["position"]
-
-
-def pos(tiles, volcano_at=(0, 0), supply=(12, 12, 12, 12)):
-    """tiles: (q, r, n) or (q, r, n, pawns)."""
-    out = []
-    for t in tiles:
-        d = {"q": t[0], "r": t[1], "n": t[2]}
-        if len(t) > 3:
-            d["pawns"] = t[3]
-        out.append(d)
-    return {"tiles": out, "volcano": {"q": volcano_at[0], "r": volcano_at[1]}, "supply": list(supply)}
-
-
-def fl(c, q, r, d):
-    return {"color": c, "tile": [q, r], "dir": d}
 
 
 # A row of two east of the volcano: (1,0) n=3 (2 spaces), (2,0) n=1 (1 space).

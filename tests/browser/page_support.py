@@ -55,3 +55,15 @@ def edit_answers(page, path: str, change) -> None:
         change(body)
         route.fulfill(response=response, json=body)
     page.route(f"**{path}", handle)
+
+
+def hint_rows(page, view, rows: str):
+    """Ask for a hint with the pointer off the board (as on a touch screen):
+    the best row is selected on arrival, and so is a row clicked. The rows."""
+    page.mouse.move(0, 0)
+    button(view, "Hint").click()
+    found = view.locator(rows)
+    expect(found.first).to_have_class(SELECTED)
+    found.nth(1).click()
+    expect(found.nth(1)).to_have_class(SELECTED)
+    return found
