@@ -129,7 +129,7 @@ def test_replay_fire_exits_0_only_for_a_legal_winning_line(fire_files, tmp_path,
 def test_replay_fire_malformed_step_is_bad_input_not_an_illegal_step(fire_files, tmp_path, step):
     path = write(tmp_path / "line.json", [step])
     message = assert_bad_input(run("replay", "fire", fire_files["last"], path))
-    assert f"{path}: steps[0]" in message
+    assert f"{path}: line[0]" in message
     assert_bad_input(run("replay", "fire", fire_files["last"], path, "--json"))
 
 

@@ -347,3 +347,11 @@ def test_page_has_the_fire_view(client):
     for path in ("/v1/fire/levels", "/v1/fire/hint", "/v1/fire/solve", "/v1/fire/check", "/v1/fire/apply",
                  "/v1/fire/replay", "/v1/fire/strategy-move"):
         assert path in js
+
+
+def test_replay_takes_its_steps_as_line_like_every_game_and_as_steps_as_before(client):
+    steps = [{"reveal": bat(3)}, {"weapon": 0}]
+    as_line = client.post("/v1/fire/replay", json={"position": FIRE_SMALL, "line": steps})
+    as_steps = client.post("/v1/fire/replay", json={"position": FIRE_SMALL, "steps": steps})
+    assert as_line.status_code == as_steps.status_code == 200, as_line.text
+    assert as_line.json() == as_steps.json() and len(as_line.json()["steps"]) == 2

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Sequence
 
-from pydantic import (BaseModel, ConfigDict, Discriminator, Field, SerializerFunctionWrapHandler, StrictBool,
-                      StrictInt, Tag, model_serializer, model_validator)
+from pydantic import (AliasChoices, BaseModel, ConfigDict, Discriminator, Field, SerializerFunctionWrapHandler,
+                      StrictBool, StrictInt, Tag, model_serializer, model_validator)
 
 from smokejumper import _core, _text
 from smokejumper._core import Control, InvalidPositionError
@@ -492,11 +492,14 @@ ApplyRequest = request(
     position=(Position, ...), move=(Move, ...))
 ReplayRequest = request(
     "FireReplayRequest", "A position and the steps to play from it.",
-    [{"position": _EXAMPLE, "steps": [{"reveal": {"energy": 5, "crosshairs": 1}}, {"weapon": 1},
-                                      {"reveal": {"energy": 1, "crosshairs": 2}}, {"weapon": 0}]}],
+    [{"position": _EXAMPLE, "line": [{"reveal": {"energy": 5, "crosshairs": 1}}, {"weapon": 1},
+                                     {"reveal": {"energy": 1, "crosshairs": 2}}, {"weapon": 0}]}],
     position=(Position, ...),
-    steps=(list[Step], Field(max_length=MAX_STEPS, description='Moves and reveals (`{"reveal": battery}`) in '
-                                                                "order; a known order reveals by itself")))
+    # "line", as every game's replay names it; "steps", the name this route
+    # took first, is still read.
+    line=(list[Step], Field(max_length=MAX_STEPS, validation_alias=AliasChoices("line", "steps"),
+                            description='Moves and reveals (`{"reveal": battery}`) in order; a known order '
+                                        'reveals by itself (also read as "steps")')))
 LevelsRequest = request(
     "FireLevelsRequest", "Which start of each level.", [{"aliens": 2}],
     aliens=_ALIENS,
@@ -665,7 +668,7 @@ GAME = Game(
         Operation("apply", "Play one move; the position after it and whatever is automatic, with its legal moves",
                   "quick", ApplyRequest, CheckResult, lambda q: apply(q.position, q.move), _check_text),
         Operation("replay", "Play moves and reveals in order; stops at the first illegal step and says why",
-                  "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.steps), _replay_text,
+                  "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.line), _replay_text,
                   outcome=_text.replay_outcome),
         Operation("strategy-move", "The fixed strategy's move at a decision", "quick", DecisionRequest, Move,
                   position_call(strategy_move), lambda _q, m: move_text(m)),
