@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from service_support import assert_problem, client  # noqa: F401 - client: a fixture
+from service_support import assert_problem, client, server  # noqa: F401 - client: a fixture
 from volcano_positions import fl, pos
 
 E, NE, NW, W, SW, SE = range(6)
@@ -90,8 +90,12 @@ def test_generate_seed3_solves_and_replays_to_win(client, seed3):
     assert hint["moves"][0]["value"] == "win"
 
 
-def test_generate_solvable_rated(client):
-    r = client.post("/v1/volcano/generate", json={"seed": 3, "solvable": True, "rate": True, "limit": {"seconds": 5}})
+def test_generate_solvable_rated():
+    # A node limit, so the rating finishes on a slow build too (it takes
+    # about 335,000 nodes; the sanitizer build is several times slower).
+    with server(max_seconds=300) as c:
+        r = c.post("/v1/volcano/generate", json={"seed": 3, "solvable": True, "rate": True,
+                                                 "limit": {"nodes": 5_000_000}})
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["verdict"] == "win" and body["line"]
