@@ -19,7 +19,7 @@ from smokejumper._core import Control
 from smokejumper._inputs import load_model, load_models
 from smokejumper._search import SearchStats
 from smokejumper.games import (Game, Operation, operations,
-                               position_call, position_search, request, search_request)
+                               position_call, position_request, position_search, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
 
 _native = _core.volcano
@@ -181,10 +181,7 @@ def load_position(position: PositionLike) -> Position:
 def check(position: PositionLike) -> CheckResult:
     """Validate the rules (errors name the cell) and list the distinct legal
     flights (none once the game is over, as replay refuses any then)."""
-    raw = _native.check(*load_position(position).native())
-    if raw["status"] != "ongoing":
-        raw = {**raw, "flights": []}  # the engine lists what could be flown; a lost game takes none
-    return CheckResult.model_validate(raw)
+    return CheckResult.model_validate(_native.check(*load_position(position).native()))
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
@@ -289,8 +286,7 @@ _EXAMPLE: dict = {
 }
 
 SearchRequest = search_request("VolcanoSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}])
-CheckRequest = request("VolcanoCheckRequest", "A position to check.", [{"position": _EXAMPLE}],
-                       position=(Position, ...))
+CheckRequest = position_request("VolcanoCheckRequest", Position, [{"position": _EXAMPLE}])
 ReplayRequest = request(
     "VolcanoReplayRequest", "A position and the flights to play from it.",
     [{"position": _EXAMPLE, "line": [{"color": 0, "tile": [2, 0], "dir": 1}]}],

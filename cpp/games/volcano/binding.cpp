@@ -106,8 +106,9 @@ SMOKEJUMPER_GAME(volcano, "Volcano! solitaire") {
           game = std::make_unique<Game>(make_spec(tiles, volcano, supply, standard));
         }
         const State& s = game->initial();
+        const Outcome status = game->outcome_with_moves(s);
         py::dict d;
-        d["status"] = outcome_name(game->outcome_with_moves(s));
+        d["status"] = outcome_name(status);
         d["pawns_needed"] = game->pawns_needed(s);
         int plan = 0;
         {
@@ -122,13 +123,16 @@ SMOKEJUMPER_GAME(volcano, "Volcano! solitaire") {
         }
         d["plan_pawns"] = plan == INT_MAX ? -1 : plan;
         d["supply_total"] = game->supply_total(s);
+        // A game that is over takes no flight, though tiles a plane could
+        // reach may remain (a loss leaves them): replay refuses them too.
         py::list moves;
-        for (const Game::Merged& mc : game->merged_children(s)) {
-          py::dict e;
-          e["flight"] = flight_dict(*game, mc.child.move);
-          e["equivalent"] = flights_list(*game, mc.equivalent);
-          moves.append(e);
-        }
+        if (status == Outcome::kOngoing)
+          for (const Game::Merged& mc : game->merged_children(s)) {
+            py::dict e;
+            e["flight"] = flight_dict(*game, mc.child.move);
+            e["equivalent"] = flights_list(*game, mc.equivalent);
+            moves.append(e);
+          }
         d["flights"] = moves;
         return d;
       },
