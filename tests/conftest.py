@@ -1,7 +1,12 @@
-"""Shared set-up for the test suite: the tests directory is not a package, so
-put it on sys.path for ``import volcano_reference``."""
+"""Fixtures every test file may use without importing them."""
 
-import sys
-from pathlib import Path
+import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
+from service_support import server
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A client of a service with the tests' small caps (tests/service_support.py)."""
+    with server() as c:
+        yield c

@@ -1,7 +1,7 @@
 """What the service's tests share: tests/test_service.py, on the service
 itself, and each game's tests/test_<game>_service.py, on its answers.
-Servers with small caps, a client, and checks of a problem answer and of a
-search cut short. A test module imports the ``client`` fixture to use it.
+Servers with small caps (the ``client`` fixture, in tests/conftest.py, is
+one), and checks of a problem answer and of a search cut short.
 
 Like the service, it names no game (tests/test_house.py)."""
 
@@ -13,8 +13,6 @@ import time
 import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
-
-import pytest
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx vs httpx2
@@ -36,12 +34,6 @@ def settings(**kw) -> Settings:
 def server(**kw) -> Iterator[TestClient]:
     """A client of a server with ``settings(**kw)``; its app is ``.app``."""
     with TestClient(create_app(settings(**kw))) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def client():
-    with server() as c:
         yield c
 
 

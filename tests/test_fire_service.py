@@ -8,8 +8,7 @@ import time
 
 import pytest
 
-from service_support import (MB, assert_problem, client,  # noqa: F401 - client: a fixture
-                             search_past_the_time_cap, server)
+from service_support import MB, assert_problem, search_past_the_time_cap, server
 from smokejumper import fire
 from smokejumper.fire import MAX_STEPS
 

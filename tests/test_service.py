@@ -20,7 +20,7 @@ from typing import Any, Callable
 import pytest
 
 from openapi_examples import request_examples
-from service_support import (MB, FakeRequest, assert_problem, client, post_raw,  # noqa: F401 - client: a fixture
+from service_support import (MB, FakeRequest, assert_problem, post_raw,
                              search_past_the_caps, search_past_the_time_cap, server,
                              stopped_when_the_client_leaves)
 from smokejumper import Control, Limit

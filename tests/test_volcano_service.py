@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from service_support import assert_problem, client, server  # noqa: F401 - client: a fixture
+from service_support import assert_problem, server
 from volcano_positions import fl, pos
 
 E, NE, NW, W, SW, SE = range(6)

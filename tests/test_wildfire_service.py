@@ -12,7 +12,7 @@ import time
 import pytest
 
 import wildfire_reference as wf_ref
-from service_support import assert_problem, client, server  # noqa: F401 - client: a fixture
+from service_support import assert_problem, server
 from smokejumper import wildfire
 from smokejumper.service.app import STATIC_DIR
 

@@ -18,7 +18,6 @@ import os
 import typing
 import sys
 import threading
-from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar
 
 from pydantic import BaseModel, ValidationError

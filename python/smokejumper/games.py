@@ -122,9 +122,8 @@ def request(name: str, doc: str, examples: list[dict[str, Any]], **fields: Any) 
         if (isinstance(spec, tuple) and isinstance(spec[-1], FieldInfo) and not spec[-1].examples
                 and not isinstance(value, (dict, list))):
             fields[field_name] = (*spec[:-1], FieldInfo.merge_field_infos(spec[-1], examples=[value]))
-    model = create_model(name, __config__=ConfigDict(extra="forbid", json_schema_extra={"examples": examples}),
-                         __doc__=doc, **fields)
-    return model
+    return create_model(name, __config__=ConfigDict(extra="forbid", json_schema_extra={"examples": examples}),
+                        __doc__=doc, **fields)
 
 
 def search_request(name: str, position: type[BaseModel], examples: list[dict[str, Any]],

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from openapi_examples import request_examples
 from smokejumper import Control, Limit
@@ -159,6 +159,25 @@ def test_seeded_random_playouts_stay_legal_and_replay(game: Game, playouts):
         assert whole.status in ("win", "loss"), f"a {game.title} playout did not end in {PLAYOUT_STEPS} steps"
         if line:
             assert replay(game, begin, line + [line[-1]]).error, "a step after the end"
+
+
+def test_every_legal_move_reads_as_a_line_of_its_own(game: Game, playouts):
+    """How a move is written for a person tells every legal move apart (the
+    chance outcomes among the steps, such as a reveal, are not moves)."""
+    read = 0
+    for seen in playouts[:10]:
+        for _, steps, _ in seen:
+            moves = []
+            for step in steps:
+                try:
+                    moves.append(game.move.model_validate(step))
+                except ValidationError:
+                    continue
+            texts = [game.move_text(m) for m in moves]
+            assert all(t and "\n" not in t for t in texts), texts
+            assert len(set(texts)) == len(texts), (game.name, texts)
+            read += len(texts)
+    assert read
 
 
 def test_every_hint_lists_exactly_the_legal_steps(game: Game, playouts):
