@@ -73,14 +73,14 @@ def test_hint_matches_reference_move_values(i):
     h = fire.hint(position)
     assert h.status == "decision"
     seen = set()
-    for c in h.choices:
+    for c in h.moves:
         for m in [c.move, *c.equivalent]:
             k = move_key(m.model_dump())
             assert k not in seen
             seen.add(k)
             assert c.win_probability == pytest.approx(float(expected[k]), abs=TOL), (position, k)
     assert seen == set(expected), "every legal move appears once, as a choice or an equivalent"
-    values = [c.win_probability for c in h.choices]
+    values = [c.win_probability for c in h.moves]
     assert values == sorted(values, reverse=True)
     assert h.win_probability == pytest.approx(max(values), abs=TOL)
 
@@ -152,7 +152,7 @@ def test_chance_node_value_is_the_weighted_mean_of_best_choices(i):
     if h.status != "reveal":
         return
     assert sum(r.probability for r in h.reveals) == pytest.approx(1.0, abs=1e-12)
-    mean = sum(r.probability * max(c.win_probability for c in r.choices) for r in h.reveals)
+    mean = sum(r.probability * max(c.win_probability for c in r.moves) for r in h.reveals)
     assert h.win_probability == pytest.approx(mean, abs=TOL)
     assert h.win_probability == pytest.approx(fire.solve(position).win_probability, abs=TOL)
 
@@ -430,7 +430,7 @@ def test_hint_values_choices_won_for_certain_exactly():
     h = fire.hint(MEDIUM, Limit(nodes=200000))
     assert h.exact and h.win_probability == 1.0
     for r in h.reveals:
-        assert r.choices[0].interval == (1.0, 1.0)
+        assert r.moves[0].interval == (1.0, 1.0)
 
 
 def stronger(position: dict) -> list[dict]:
@@ -514,10 +514,10 @@ def test_a_limited_search_returns_a_proved_interval():
 
 def test_hint_under_a_limit_keeps_proved_intervals():
     exact = {move_key(c.move.model_dump()): c.win_probability
-             for r in fire.hint(MEDIUM).reveals for c in r.choices}
+             for r in fire.hint(MEDIUM).reveals for c in r.moves}
     h = fire.hint(MEDIUM, Limit(nodes=2000))
     for r in h.reveals:
-        for c in r.choices:
+        for c in r.moves:
             lo, hi = c.interval
             assert lo - TOL <= exact[move_key(c.move.model_dump())] <= hi + TOL
 
@@ -527,10 +527,10 @@ def test_a_team_hint_under_a_limit_keeps_proved_intervals():
     # unlike a complete look, whose value is exact.
     position = MIDDLE[3]
     exact = {(r.battery.energy, move_key(c.move.model_dump())): c.win_probability
-             for r in fire.hint(position).reveals for c in r.choices}
+             for r in fire.hint(position).reveals for c in r.moves}
     h = fire.hint(position, Limit(nodes=200000))
     for r in h.reveals:
-        for c in r.choices:
+        for c in r.moves:
             lo, hi = c.interval
             assert lo - TOL <= exact[(r.battery.energy, move_key(c.move.model_dump()))] <= hi + TOL
 
@@ -660,12 +660,12 @@ def test_a_winning_shot_may_name_a_battery_on_the_weapon():
 def test_outputs_are_written_in_the_spec_shape():
     solo = fire.hint({**BASE, "revealed": {"energy": 2}}).model_dump(mode="json")
     assert not {"mode", "players", "turn"} & solo["position"].keys()
-    assert all("give" not in c["move"] for c in solo["choices"])
-    assert set(solo["choices"][0]["move"]) == {"weapon", "target", "destroy"}
+    assert all("give" not in c["move"] for c in solo["moves"])
+    assert set(solo["moves"][0]["move"]) == {"weapon", "target", "destroy"}
     team = TEAM_REVEALED[0]
     dumped = fire.hint(team).model_dump(mode="json")
     assert not {"weapons", "draw", "discard", "destroyed"} & dumped["position"].keys()
-    gifts = [c["move"] for c in dumped["choices"] if c["move"].get("give")]
+    gifts = [c["move"] for c in dumped["moves"] if c["move"].get("give")]
     assert gifts in ([], [{"give": True}])
     # What is written reads back as the same position.
     assert fire.check(dumped["position"]).position == fire.check(team).position

@@ -76,9 +76,9 @@ def test_solve_fire_text_says_whether_it_is_won_whatever_the_reveals(fire_files)
 
 def test_hint_fire_lists_choices_best_first(fire_files):
     out = run_json("hint", "fire", fire_files["last"], "--max-seconds", 30)
-    values = [c["win_probability"] for c in out["choices"]]
+    values = [c["win_probability"] for c in out["moves"]]
     assert values == sorted(values, reverse=True) and values[0] == 1.0
-    assert out["choices"][0]["move"] == {"weapon": 0, "target": 0, "destroy": None}
+    assert out["moves"][0]["move"] == {"weapon": 0, "target": 0, "destroy": None}
 
 
 def test_analyse_fire_compares_optimal_with_the_fixed_strategy():
@@ -101,7 +101,7 @@ def test_fire_batteries_read_as_energy_and_crosshairs_not_a_fraction(tmp_path, l
     for text in (res.stdout, reveals.stdout, replay.stdout):
         assert not FRACTION.search(text), text
     out = run_json("hint", "fire", path, "--max-seconds", 10)  # JSON as before
-    destroyed = [c["move"]["destroy"] for c in out["choices"] if c["move"].get("destroy")]
+    destroyed = [c["move"]["destroy"] for c in out["moves"] if c["move"].get("destroy")]
     assert {"energy": 1, "crosshairs": 2} in destroyed
 
 
@@ -170,3 +170,11 @@ def test_generate_fire_writes_a_level_start():
 ], ids=lambda a: a[0])
 def test_ctrl_c_stops_the_hint_and_the_batch_at_once(level1, args):
     assert_interrupts(*(level1 if a == "LEVEL1" else a for a in args))
+
+
+def test_hint_json_still_sends_choices_beside_moves(fire_files):
+    # `choices` was the hint's list before the house name `moves` (issue 17).
+    out = run_json("hint", "fire", fire_files["last"], "--max-seconds", 30)
+    assert out["moves"] and out["choices"] == out["moves"]
+    for reveal in out["reveals"]:
+        assert reveal["choices"] == reveal["moves"]

@@ -78,7 +78,7 @@ def test_fire_hint_at_a_decision_agrees_with_solve(client):
     hint = r.json()
     assert hint["status"] == "decision" and hint["reveals"] == []
     assert hint["exact"] and solved["exact"]
-    choices = hint["choices"]
+    choices = hint["moves"]
     assert [c["move"]["weapon"] for c in choices] == [0, 1]
     for c in choices:
         assert_value(c)
@@ -93,16 +93,16 @@ def test_fire_hint_before_a_reveal_lists_each_battery(client):
     r = client.post("/v1/fire/hint", json={"position": FIRE_SMALL, "limit": {"seconds": 3}})
     assert r.status_code == 200, r.text
     hint = r.json()
-    assert hint["status"] == "reveal" and hint["choices"] == []
+    assert hint["status"] == "reveal" and hint["moves"] == []
     reveals = hint["reveals"]
     assert {b["battery"]["energy"]: b["probability"] for b in reveals} == pytest.approx(
         {1: 2 / 6, 2: 1 / 6, 3: 2 / 6, 5: 1 / 6})
     assert sum(b["probability"] for b in reveals) == pytest.approx(1.0, abs=1e-12)
     for b in reveals:
         assert_value(b)
-        assert b["choices"] and b["exact"]
-        assert_best_first(b["choices"])
-        assert b["win_probability"] == pytest.approx(b["choices"][0]["win_probability"], abs=1e-12)
+        assert b["moves"] and b["exact"]
+        assert_best_first(b["moves"])
+        assert b["win_probability"] == pytest.approx(b["moves"][0]["win_probability"], abs=1e-12)
     expected = sum(b["probability"] * b["win_probability"] for b in reveals)
     assert hint["win_probability"] == pytest.approx(expected, abs=1e-9)
 
@@ -247,8 +247,8 @@ def test_fire_team_give(client, fire_levels):
     r = client.post("/v1/fire/strategy-move", json={"position": p})
     assert r.status_code == 200 and set(r.json()) in ({"give"}, {"weapon", "target", "destroy"})
     hint = client.post("/v1/fire/hint", json={"position": p, "limit": {"seconds": 0.2}}).json()
-    assert hint["choices"]
-    for c in hint["choices"]:
+    assert hint["moves"]
+    for c in hint["moves"]:
         assert_value(c)
 
 

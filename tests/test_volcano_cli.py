@@ -283,3 +283,9 @@ def test_analyse_help_says_the_limits_are_per_layout():
 ], ids=lambda a: a[0])
 def test_ctrl_c_stops_the_rating_and_the_batch_at_once(args):
     assert_interrupts(*args)
+
+
+def test_check_json_still_sends_flights_beside_moves(files):
+    # `flights` was check's list before the house name `moves` (issue 17).
+    out = run_json("check", "volcano", files["small"])
+    assert out["moves"] and out["flights"] == out["moves"]

@@ -56,7 +56,7 @@ def test_check_small(client):
     body = r.json()
     assert body["status"] == "ongoing"
     assert body["supply_total"] == 48
-    legal = {(f["color"], *f["tile"], f["dir"]) for c in body["flights"] for f in [c["flight"], *c["equivalent"]]}
+    legal = {(f["color"], *f["tile"], f["dir"]) for c in body["moves"] for f in [c["flight"], *c["equivalent"]]}
     assert (0, 2, 0, NE) in legal
     assert (0, 2, 0, W) not in legal  # the plane's cell (1,0) holds a tile
 

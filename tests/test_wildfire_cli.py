@@ -49,3 +49,13 @@ def test_bad_arguments_exit_2(args):
 def test_analyse_help_says_the_limits_are_per_deal():
     text = " ".join(run("analyse", "wildfire", "--help").stdout.split())
     assert "time limit for each deal, not for the whole run, in seconds" in text
+
+
+def test_hint_json_still_sends_the_earlier_names(tmp_path):
+    # Before the house names (issue 17): `choices` for `moves`, and per move
+    # `win_share` for `value`, `interval95` for `ci95`.
+    path = write(tmp_path / "hidden.json", json.loads(run("generate", "wildfire", "--seed", 2, "--hidden").stdout))
+    out = run_json("hint", "wildfire", path, "--samples", 5, "--seed", 1, "--max-seconds", 10)
+    assert out["moves"] and out["choices"] == out["moves"]
+    for move in out["moves"]:
+        assert (move["win_share"], move["interval95"], move["n"]) == (move["value"], move["ci95"], 5)

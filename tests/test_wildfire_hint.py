@@ -100,7 +100,7 @@ def pool_sorted(position: wildfire.Position) -> dict:
 
 
 def counts_of(result: wildfire.HintResult) -> dict[tuple, tuple[int, int, int]]:
-    return {key(c.move): (c.wins, c.losses, c.unknown) for c in result.choices}
+    return {key(c.move): (c.wins, c.losses, c.unknown) for c in result.moves}
 
 
 # ---------------------------------------------------------------- the drawn tile
@@ -152,16 +152,16 @@ def test_hint_counts_agree_with_the_reference_on_the_sampled_deals():
         assert result.seed == seed and result.stats.stopped_by is None
         assert result.samples == result.samples_requested == len(deals)
         # Every legal move exactly once.
-        assert sorted(key(c.move) for c in result.choices) == sorted(key(m) for m in ref_moves(position))
+        assert sorted(key(c.move) for c in result.moves) == sorted(key(m) for m in ref_moves(position))
         expected = reference_counts(position, deals)
         for move, (wins, losses, unknown) in counts_of(result).items():
             assert (wins, losses, unknown) == (expected[move]["win"], expected[move]["loss"], 0), position
         n = result.samples
-        for c in result.choices:
-            assert c.win_share == c.wins / n
-            assert c.interval95 == ((c.wins, c.wins + c.unknown) if result.exact else
+        for c in result.moves:
+            assert c.value == c.wins / n
+            assert c.ci95 == ((c.wins, c.wins + c.unknown) if result.exact else
                                     (wilson_interval(c.wins, n)[0], wilson_interval(c.wins + c.unknown, n)[1]))
-        shares = [(c.win_share, c.interval95[0]) for c in result.choices]
+        shares = [(c.value, c.ci95[0]) for c in result.moves]
         assert shares == sorted(shares, reverse=True)
         totals.update(v for c in expected.values() for v in c.elements())
         totals["sampled"] += not result.exact
@@ -175,13 +175,13 @@ def test_known_order_hint_agrees_with_solve_on_every_child():
             else ref.random_midgame(rng, rng.randint(4, 7))
         result = wildfire.hint(position, samples=50)
         assert result.exact and result.samples == result.samples_requested == 1
-        assert sorted(key(c.move) for c in result.choices) == sorted(key(m) for m in ref.legal_moves(position))
-        for c in result.choices:
+        assert sorted(key(c.move) for c in result.moves) == sorted(key(m) for m in ref.legal_moves(position))
+        for c in result.moves:
             child = wildfire.replay(position, [c.move]).position
             verdict = wildfire.solve(child).verdict
             assert ref.solve(ref.apply(position, c.move.model_dump(mode="json")))[0] == verdict
             assert (c.wins, c.losses, c.unknown) == (verdict == "win", verdict == "loss", 0)
-            assert c.interval95 == (c.wins, c.wins) and c.win_share == c.wins
+            assert c.ci95 == (c.wins, c.wins) and c.value == c.wins
 
 
 def test_one_possible_deal_is_exact():
@@ -220,9 +220,9 @@ def test_sampled_deals_come_from_the_pool_less_the_drawn_tile():
 def test_same_seed_same_answer_on_one_or_two_workers():
     position = bigger()
     runs = [wildfire.hint(position, samples=12, seed=99, sample_nodes=100, workers=w) for w in (1, 2, 2)]
-    assert any(c.unknown for c in runs[0].choices)   # the node cap matters here
+    assert any(c.unknown for c in runs[0].moves)   # the node cap matters here
     for r in runs[1:]:
-        assert r.choices == runs[0].choices
+        assert r.moves == runs[0].moves
         assert (r.stats.nodes, r.stats.solves) == (runs[0].stats.nodes, runs[0].stats.solves)
     other = wildfire.hint(position, samples=12, seed=100, sample_nodes=100, workers=2)
     assert wildfire.sample_deals(position, 12, 100) != wildfire.sample_deals(position, 12, 99)
@@ -239,10 +239,10 @@ def test_node_limit_counts_a_prefix_of_the_samples_on_any_thread_count():
            for w in (1, 2)]
     k = cut[0].samples
     assert 0 < k < 12 and cut[0].stats.stopped_by == "nodes" and cut[0].stats.nodes <= cap + 100
-    assert cut[1].samples == k and cut[1].choices == cut[0].choices
+    assert cut[1].samples == k and cut[1].moves == cut[0].moves
     prefix = wildfire.hint(position, samples=k, seed=99, sample_nodes=100, workers=1)
     assert counts_of(cut[0]) == counts_of(prefix)
-    for c in cut[0].choices:
+    for c in cut[0].moves:
         assert c.wins + c.losses + c.unknown == k
 
 
@@ -254,8 +254,8 @@ def test_stop_flag_and_time_limit_count_no_partial_sample():
     for result in (wildfire.hint(position, control=control), wildfire.hint(position, Limit(seconds=0))):
         assert result.samples == 0 and result.samples_requested == 200
         assert result.stats.stopped_by in ("stopped", "time")
-        for c in result.choices:
-            assert (c.wins, c.losses, c.unknown, c.win_share) == (0, 0, 0, 0.0) and c.interval95 == (0.0, 1.0)
+        for c in result.moves:
+            assert (c.wins, c.losses, c.unknown, c.value) == (0, 0, 0, 0.0) and c.ci95 == (0.0, 1.0)
     assert wildfire.hint(position, control=control).stats.stopped_by == "stopped"
 
 
@@ -288,7 +288,7 @@ def test_cli_hint_wildfire(tmp_path, capsys):
     assert main(["hint", "wildfire", str(f), "--samples", "7", "--seed", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["samples"] == 7 and out["seed"] == 3 and not out["exact"]
-    assert out["choices"] == wildfire.hint(HIDDEN, samples=7, seed=3).model_dump(mode="json")["choices"]
+    assert out["moves"] == wildfire.hint(HIDDEN, samples=7, seed=3).model_dump(mode="json")["moves"]
     assert main(["hint", "wildfire", str(f), "--samples", "7"]) == 0
     text = capsys.readouterr().out
     assert "| move | wins |" in text and "7 of 7 sampled deals" in text

@@ -43,7 +43,7 @@ def without_drawn(position: dict) -> dict:
 def wf_shares_best_first(choices: list[dict], moves: list[dict]) -> list[float]:
     """A hint's choices are the legal moves, once each, best first: their win shares."""
     assert sorted(move_key(c["move"]) for c in choices) == sorted(move_key(m) for m in moves)
-    shares = [c["win_share"] for c in choices]
+    shares = [c["value"] for c in choices]
     assert shares == sorted(shares, reverse=True)
     return shares
 
@@ -95,7 +95,7 @@ def test_wildfire_hint_known_order_gives_every_move_its_verdict(client):
     assert r.status_code == 200, r.text
     hint = r.json()
     assert hint["exact"] is True and hint["stats"]["stopped_by"] is None
-    choices = hint["choices"]
+    choices = hint["moves"]
     shares = wf_shares_best_first(choices, moves)
     assert shares[0] == 1.0 and shares[-1] == 0.0
     # Each verdict is the solve of the position after the move.
@@ -116,7 +116,7 @@ def test_wildfire_hint_hidden_order_samples_every_move(client):
     hint = r.json()
     assert hint["exact"] is False and hint["seed"] == 5 and hint["drawn"]["n"] == WF_HIDDEN["drawn"]["n"]
     assert hint["samples"] == hint["samples_requested"] == 8
-    choices = hint["choices"]
+    choices = hint["moves"]
     wf_shares_best_first(choices, moves)
     for c in choices:
         assert c["wins"] + c["losses"] + c["unknown"] == 8
@@ -124,7 +124,7 @@ def test_wildfire_hint_hidden_order_samples_every_move(client):
         assert 0 <= lo <= c["win_share"] <= hi <= 1
     # Same position, samples and seed: the same answer.
     again = client.post("/v1/wildfire/hint", json=body).json()
-    assert again["choices"] == choices
+    assert again["moves"] == choices
 
 
 def test_wildfire_hint_needs_a_drawn_tile(client):

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Callable, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, computed_field
 
 from smokejumper import _batch, _core, _text
 from smokejumper._core import Control
 from smokejumper._inputs import load_model, load_models
-from smokejumper._search import SearchStats
 from smokejumper.games import (Game, Operation, operations,
                                position_call, position_request, position_search, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
+from smokejumper.values import SearchStats, Verdict
 
 _native = _core.volcano
 MAX_COORDINATE: int = _native.MAX_COORDINATE
@@ -33,7 +33,6 @@ DEFAULT_SPACES = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
 DIRECTIONS = ("E", "NE", "NW", "W", "SW", "SE")
 
 Coord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
-Verdict = Literal["win", "loss", "unknown"]
 Status = Literal["win", "loss", "ongoing"]
 
 
@@ -133,7 +132,13 @@ class CheckResult(BaseModel):
                             "as if pawns could land anywhere (-1: no plan clears the board); "
                             "exact unless its node cap cuts the plan search short")
     supply_total: int
-    flights: list[FlightChoice]
+    moves: list[FlightChoice] = Field(description="Every distinct legal flight, with the others that give "
+                                                  "the same state")
+
+    @computed_field(description="The earlier name of `moves`, still sent")
+    @property
+    def flights(self) -> list[FlightChoice]:
+        return self.moves
 
 
 class Difficulty(BaseModel):
@@ -326,7 +331,7 @@ def _hint_text(_request: object, r: HintResult) -> str:
 def _check_text(_request: object, r: CheckResult) -> str:
     return "\n".join([f"status: {r.status}; at least {r.pawns_needed} pawns needed "
                       f"(removal plan: {r.plan_pawns}) of {r.supply_total}"]
-                     + [f"  {_choice_text(c)}" for c in r.flights])
+                     + [f"  {_choice_text(c)}" for c in r.moves])
 
 
 def _replay_text(_request: object, r: ReplayResult) -> str:

@@ -15,16 +15,16 @@ import time
 from collections import Counter
 from typing import Annotated, Any, Callable, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, computed_field, model_serializer, model_validator
 
 from smokejumper import _batch, _core, _text
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model, load_models
-from smokejumper._search import SearchStats
 from smokejumper.games import (Game, Operation, operations, position_call,
                                position_search, position_request, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
 from smokejumper.stats import wilson_interval
+from smokejumper.values import Estimate, SearchCounts, SearchStats, StoppedBy, Verdict
 
 _native = _core.wildfire
 MAX_TILES: int = _native.MAX_TILES
@@ -42,7 +42,6 @@ DEFAULT_SPACES = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
 
 Coord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_SUPPLY_PER_COLOR)]
-Verdict = Literal["win", "loss", "unknown"]
 Status = Literal["win", "loss", "ongoing"]
 
 _FORMS = {
@@ -225,23 +224,31 @@ class ReplayResult(BaseModel):
     error: str | None = Field(description="Why the first illegal move is illegal, if one is")
 
 
-class HintChoice(BaseModel):
+class HintChoice(Estimate):
+    """A move's share of won deals (``value``: wins / n, 0 when no deal was
+    counted) and its 95% Wilson interval (``ci95``), unknown deals counted as
+    losses for the lower end and as wins for the upper end; when exact, [wins,
+    wins + unknown]."""
+
     move: Move
     wins: int = Field(description="Deals won after this move")
     losses: int = Field(description="Deals proved lost after this move")
     unknown: int = Field(description="Deals where a solve hit its node cap")
-    win_share: float = Field(description="wins / samples (0 when no deal was counted)")
-    interval95: tuple[float, float] = Field(
-        description="95% Wilson interval for the win probability, unknown deals counted as losses for "
-                    "the lower end and as wins for the upper end; when exact, [wins, wins + unknown]")
+
+    @computed_field(description="The earlier name of `value`, still sent")
+    @property
+    def win_share(self) -> float:
+        return self.value
+
+    @computed_field(description="The earlier name of `ci95`, still sent")
+    @property
+    def interval95(self) -> tuple[float, float]:
+        return self.ci95
 
 
-class HintStats(BaseModel):
+class HintStats(SearchCounts):
     nodes: int = Field(description="Every node searched, also in samples not counted")
-    seconds: float
-    nodes_per_second: float
-    stopped_by: Literal["nodes", "time", "memory", "stopped"] | None = Field(
-        description="Why fewer deals than requested were counted; null when all were")
+    stopped_by: StoppedBy | None = Field(description="Why fewer deals than requested were counted; null when all were")
     solves: int = Field(description="Known-order solves run (one per distinct state per deal)")
     workers: int = Field(description="Threads used")
 
@@ -254,9 +261,14 @@ class HintResult(BaseModel):
                                      "those requested")
     samples_requested: int = Field(description="Deals asked for (1 when exact)")
     seed: int
-    choices: list[HintChoice] = Field(description="Every legal move, best first (win share, then the "
-                                                  "interval's lower end, then the order of check's moves)")
+    moves: list[HintChoice] = Field(description="Every legal move, best first (win share, then the "
+                                                "interval's lower end, then the order of check's moves)")
     stats: HintStats
+
+    @computed_field(description="The earlier name of `moves`, still sent")
+    @property
+    def choices(self) -> list[HintChoice]:
+        return self.moves
 
 
 PositionLike = Position | dict | str | bytes
@@ -322,17 +334,16 @@ def hint(position: PositionLike, limit: Limit | None = None, *, samples: int = 2
     p = load_position(position)
     raw = _native.hint(p.native(), samples, seed, sample_nodes, threads, *(limit or Limit()).native(), control)
     n, exact = raw["samples"], raw["exact"]
-    choices = []
-    for c in raw["choices"]:
+    moves = []
+    for c in raw["moves"]:
         wins, unknown = c["wins"], c["unknown"]
         if exact and n:
             interval = (float(wins), float(wins + unknown))
         else:
             interval = (wilson_interval(wins, n)[0], wilson_interval(wins + unknown, n)[1])
-        choices.append({**c, "win_share": wins / n if n else 0.0, "interval95": interval})
-    order = sorted(range(len(choices)),
-                   key=lambda i: (-choices[i]["win_share"], -choices[i]["interval95"][0], i))
-    return HintResult.model_validate({**raw, "choices": [choices[i] for i in order]})
+        moves.append({**c, "value": wins / n if n else 0.0, "ci95": interval, "n": n})
+    order = sorted(range(len(moves)), key=lambda i: (-moves[i]["value"], -moves[i]["ci95"][0], i))
+    return HintResult.model_validate({**raw, "moves": [moves[i] for i in order]})
 
 
 def sample_deals(position: PositionLike, samples: int = 200, seed: int = 0) -> list[list[TileKind]]:
@@ -568,13 +579,13 @@ def _hint_text(_request: object, r: HintResult) -> str:
     if r.exact:
         verdict = {(1, 0, 0): "win", (0, 1, 0): "loss"}
         lines = [f"{drawn}; one possible deal, so exact verdicts"]
-        lines += [f"  {verdict.get((c.wins, c.losses, c.unknown), 'unknown'):7} {move_text(c.move)}" for c in r.choices]
+        lines += [f"  {verdict.get((c.wins, c.losses, c.unknown), 'unknown'):7} {move_text(c.move)}" for c in r.moves]
     else:
         lines = [f"{drawn}; {r.samples} of {r.samples_requested} sampled deals counted (seed {r.seed})",
                  "| move | wins | losses | unknown | win share | 95% interval |",
                  "| --- | ---: | ---: | ---: | ---: | --- |"]
-        lines += [f"| {move_text(c.move)} | {c.wins} | {c.losses} | {c.unknown} | {c.win_share:.3f} | "
-                  f"[{c.interval95[0]:.3f}, {c.interval95[1]:.3f}] |" for c in r.choices]
+        lines += [f"| {move_text(c.move)} | {c.wins} | {c.losses} | {c.unknown} | {c.value:.3f} | "
+                  f"[{c.ci95[0]:.3f}, {c.ci95[1]:.3f}] |" for c in r.moves]
     s = r.stats
     lines.append(f"nodes: {s.nodes}  solves: {s.solves}  seconds: {s.seconds:.3f}  stopped by: {s.stopped_by or '-'}")
     return "\n".join(lines)

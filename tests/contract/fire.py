@@ -30,7 +30,7 @@ def hint_steps(hint: fire.HintResult) -> list[dict]:
     """Before a hidden reveal, the batteries that may come up; else the moves."""
     if hint.reveals:
         return [{"reveal": r.battery.model_dump(mode="json")} for r in hint.reveals]
-    return [m.model_dump(mode="json") for c in hint.choices for m in [c.move, *c.equivalent]]
+    return [m.model_dump(mode="json") for c in hint.moves for m in [c.move, *c.equivalent]]
 
 
 # ------------------------------------------------------------ under load (tests/test_stress.py)
@@ -51,7 +51,7 @@ def _values(a: dict, where: str = "") -> dict:
     out: dict[Any, Any] = {where: facts.Interval(*a["interval"])}
     for r in a.get("reveals", []):
         out |= _values(r, f"{where}/reveal {facts.key(r['battery'])}")
-    for c in a.get("choices", []):
+    for c in a.get("moves", []):
         out |= _values(c, f"{where}/move {facts.key(c['move'])}")
     return out
 

@@ -15,7 +15,7 @@ BAD = [({"tiles": [{"q": 3, "r": 0, "n": 1}], "volcano": {"q": 0, "r": 0}}, "(3,
 
 def steps(check: volcano.CheckResult) -> list[dict]:
     """Every legal next step, merged ones too."""
-    return [f.model_dump(mode="json") for c in check.flights for f in [c.flight, *c.equivalent]]
+    return [f.model_dump(mode="json") for c in check.moves for f in [c.flight, *c.equivalent]]
 
 
 def hint_steps(hint: volcano.HintResult) -> list[dict]:

@@ -20,7 +20,7 @@ def steps(check: wildfire.CheckResult) -> list[dict]:
 
 
 def hint_steps(hint: wildfire.HintResult) -> list[dict]:
-    return [c.move.model_dump(mode="json") for c in hint.choices]
+    return [c.move.model_dump(mode="json") for c in hint.moves]
 
 
 # ------------------------------------------------------------ under load (tests/test_stress.py)
@@ -37,9 +37,9 @@ STRESS = {
 def _hint_facts(a: dict) -> dict:
     # Deals are counted in index order: with as many counted, the same deals,
     # so the same number of winnable ones, which each answer bounds.
-    out: dict[Any, Any] = {"moves": sorted(facts.key(c["move"]) for c in a["choices"]), "drawn": a["drawn"]}
+    out: dict[Any, Any] = {"moves": sorted(facts.key(c["move"]) for c in a["moves"]), "drawn": a["drawn"]}
     return out | {(a["samples"], facts.key(c["move"])): facts.Interval(c["wins"], c["wins"] + c["unknown"])
-                  for c in a["choices"]}
+                  for c in a["moves"]}
 
 
 PROVED = {"solve": facts.verdict, "hint": _hint_facts}

@@ -261,14 +261,14 @@ SMOKEJUMPER_GAME(fire, "Fire! battery sequencing") {
         }
         py::dict d = state_answer(*game, game->initial());
         put_value(d, r.value);
-        d["choices"] = choices_list(*game, r.choices);
+        d["moves"] = choices_list(*game, r.choices);
         py::list reveals;
         for (const RevealChoices& rc : r.reveals) {
           py::dict e;
           e["battery"] = battery_dict(game->battery(rc.kind));
           e["probability"] = rc.probability;
           put_value(e, rc.value);
-          e["choices"] = choices_list(*game, rc.choices);
+          e["moves"] = choices_list(*game, rc.choices);
           reveals.append(e);
         }
         d["reveals"] = reveals;

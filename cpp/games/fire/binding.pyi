@@ -96,11 +96,11 @@ class fire:  # a submodule
     class RevealChoices(Value):
         battery: fire.Battery
         probability: float
-        choices: list[fire.Choice]
+        moves: list[fire.Choice]
 
     @type_check_only
     class HintResult(State, Value):
-        choices: list[fire.Choice]
+        moves: list[fire.Choice]
         reveals: list[fire.RevealChoices]
         stats: ExpectimaxStats
 

@@ -133,7 +133,7 @@ SMOKEJUMPER_GAME(volcano, "Volcano! solitaire") {
             e["equivalent"] = flights_list(*game, mc.equivalent);
             moves.append(e);
           }
-        d["flights"] = moves;
+        d["moves"] = moves;
         return d;
       },
       py::arg("tiles"), py::arg("volcano"), py::arg("supply"), py::arg("standard"),

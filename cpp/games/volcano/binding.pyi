@@ -46,7 +46,7 @@ class volcano:  # a submodule
         pawns_needed: int
         plan_pawns: int  # -1: no win can
         supply_total: int
-        flights: list[volcano.FlightChoice]
+        moves: list[volcano.FlightChoice]
 
     @type_check_only
     class Bounds(TypedDict):

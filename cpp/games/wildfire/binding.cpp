@@ -254,14 +254,14 @@ SMOKEJUMPER_GAME(wildfire, "Wild Fire! solitaire") {
         d["samples"] = r.samples;
         d["samples_requested"] = r.requested;
         d["seed"] = seed;
-        d["choices"] = choices;
+        d["moves"] = choices;
         d["stats"] = stats;
         return d;
       },
       py::arg("position"), py::arg("samples"), py::arg("seed"), py::arg("sample_nodes"), py::arg("workers"),
       py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"), py::arg("control") = nullptr,
       "Every legal action with its verdicts over the sampled deals (hidden order, drawn tile given) "
-      "or the known deal; choices in legal-move order.");
+      "or the known deal; moves in legal-move order.");
 
   m.def(
       "sample_deals",

@@ -102,7 +102,7 @@ class wildfire:  # a submodule
         samples: int
         samples_requested: int
         seed: int
-        choices: list[wildfire.HintChoice]
+        moves: list[wildfire.HintChoice]
         stats: wildfire.HintStats
 
     @type_check_only

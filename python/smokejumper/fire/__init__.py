@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Sequence
 
 from pydantic import (AliasChoices, BaseModel, ConfigDict, Discriminator, Field, SerializerFunctionWrapHandler,
-                      StrictBool, StrictInt, Tag, model_serializer, model_validator)
+                      StrictBool, StrictInt, Tag, computed_field, model_serializer,
+                      model_validator)
 
 from smokejumper import _core, _text
 from smokejumper._core import Control, InvalidPositionError
@@ -23,6 +24,7 @@ from smokejumper.games import (Game, Operation, operations, position_call,
                                position_search, position_request, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
 from smokejumper.stats import wilson_interval
+from smokejumper.values import ProvedProbability, SearchCounts, TableCounts
 
 _native = _core.fire
 MAX_ALIENS: int = _native.MAX_ALIENS
@@ -203,38 +205,18 @@ class Reveal(BaseModel):
     reveal: Battery
 
 
-class Stats(BaseModel):
+class Stats(TableCounts, SearchCounts):
     """How a search went. ``stopped_by`` is null when it finished."""
 
-    nodes: int
-    seconds: float
-    nodes_per_second: float
-    stopped_by: Literal["nodes", "time", "memory", "stopped"] | None
     states_stored: int = Field(description="States in the table at the end")
     cutoffs: int = Field(description="Nodes left early because their bounds settled the question")
     bound_prunes: int = Field(description="Nodes settled by the dead-end bound alone")
     dominance_prunes: int = Field(description="Nodes settled by what is known of weaker or stronger states")
     max_depth: int
-    table_hits: int
-    table_stores: int
-    table_capacity: int
-    table_bytes: int
 
 
-class Value(BaseModel):
-    win_probability: float | None = Field(
-        description="The exact win probability; null when a limit stopped the search before it was exact "
-                    "(then `interval` is what is known)")
-    exact: bool
-    interval: tuple[float, float] = Field(description="Proved bounds [lower, upper] on the win probability")
-
-    @model_validator(mode="after")
-    def _no_headline_unless_exact(self) -> Value:
-        # The core reports the interval's lower end; alone, it would read as
-        # the answer (1.8e-07 for a level stopped early).
-        if not self.exact:
-            self.win_probability = None
-        return self
+# Every value of a Fire! search is a proved interval on the win probability.
+Value = ProvedProbability
 
 
 class SolveStats(Stats):
@@ -261,16 +243,26 @@ class Choice(Value):
 class RevealChoices(Value):
     battery: Battery
     probability: float
-    choices: list[Choice] = Field(description="Best first")
+    moves: list[Choice] = Field(description="Best first")
+
+    @computed_field(description="The earlier name of `moves`, still sent")
+    @property
+    def choices(self) -> list[Choice]:
+        return self.moves
 
 
 class HintResult(Value):
     status: Status
     position: Position = Field(description="The position after anything automatic (reshuffle, pass, known reveal)")
-    choices: list[Choice] = Field(description="Every distinct choice at the decision, best first")
+    moves: list[Choice] = Field(description="Every distinct choice at the decision, best first")
     reveals: list[RevealChoices] = Field(
         description="Before a hidden reveal: the choices after each battery that may come up")
     stats: Stats
+
+    @computed_field(description="The earlier name of `moves`, still sent")
+    @property
+    def choices(self) -> list[Choice]:
+        return self.moves
 
 
 class SplitResult(Value):
@@ -570,10 +562,10 @@ def _solve_text(_request: object, r: SolveResult) -> str:
 
 
 def _hint_text(_request: object, r: HintResult) -> str:
-    lines = [f"{r.status}: win probability {value_text(r)}"] + _choices_text(r.choices, "  ")
+    lines = [f"{r.status}: win probability {value_text(r)}"] + _choices_text(r.moves, "  ")
     for rv in r.reveals:
         lines.append(f"  if {battery_text(rv.battery)} comes up (probability {rv.probability:.4f}): {value_text(rv)}")
-        lines += _choices_text(rv.choices, "    ")
+        lines += _choices_text(rv.moves, "    ")
     return "\n".join(lines + [_text.stopped_text(r.stats)])
 
 

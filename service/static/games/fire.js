@@ -678,7 +678,7 @@ export function mount(root) {
     const list = ui.hintList;
     const p = result.position;
     if (result.status === "decision") {
-      hintRows(list, result.choices, {
+      hintRows(list, result.moves, {
         row(c, playButton) {
           const li = html("li");
           li.append(...choiceNodes(c, p), playButton);
@@ -699,7 +699,7 @@ export function mount(root) {
           html("span", { class: "small" }, `comes up (${count} of ${n}, ${percent(r.probability)})`), valueNode(r));
         list.append(head);
         const rp = { ...p, revealed: r.battery };
-        for (const c of r.choices) {
+        for (const c of r.moves) {
           const li = html("li", { class: "static sub", title: "The choices if this battery comes up" });
           li.append(...choiceNodes(c, rp));
           list.append(li);

@@ -600,15 +600,15 @@ export function mount(root, game) {
       : `${result.samples} of ${plural(result.samples_requested, "sampled deal")} (seed ${result.seed}). `,
     ...searchSummary(result));
     const cell = (text, cls) => html("td", { class: cls }, text);
-    hintRows(ui.hintRows, result.choices, {
+    hintRows(ui.hintRows, result.moves, {
       row(c, playButton, i) {
-        const [lo, hi] = c.interval95;
+        const [lo, hi] = c.ci95;
         const moveCell = html("td");
         moveCell.append(moveNode(c.move, { short: true }));
         const playCell = html("td");
         playCell.append(playButton);
         const tr = html("tr");
-        tr.append(cell(String(i + 1), "num"), moveCell, cell(share(c.win_share), "share"),
+        tr.append(cell(String(i + 1), "num"), moveCell, cell(share(c.value), "share"),
           cell(`${share(lo)}–${share(hi)}`, "small nowrap"), cell(`${c.wins}/${c.losses}/${c.unknown}`, "small muted nowrap"),
           playCell);
         return tr;
