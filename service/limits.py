@@ -60,11 +60,12 @@ class Searches:
         self._settings = settings
         self._runner = runner
 
-    async def run(self, request: Disconnectable, limit: Limit, search: Callable[[Limit, Control], T]) -> T:
+    async def run(self, request: Disconnectable, limit: Limit, search: Callable[[Limit, Control], T],
+                  watch: str | None = None) -> T:
         """``search(limit, control)``, stopped through its control once the
         limit's seconds (plus the runner's grace) have passed or the client
-        has gone."""
-        return await self._runner.run(lambda control: search(limit, control), limit.seconds, request)
+        has gone; with ``watch``, its counters are readable by that name."""
+        return await self._runner.run(lambda control: search(limit, control), limit.seconds, request, watch)
 
     async def quick(self, request: Disconnectable, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)``, a quick call into the core (check, apply, replay,

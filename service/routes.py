@@ -5,14 +5,15 @@ A search or quick operation is a POST of its request model, run in the
 server's runner; a search is held to the server's caps and its answer says
 which it applied (``limits``). A data operation is a GET with the request's
 fields as query parameters, answered in plain Python. Bodies and answers
-are the games' own models."""
+are the games' own models. A search sent with an ``X-Search-Id`` header
+shows its live counters at ``GET /v1/searches/<id>`` while it runs."""
 
 # No `from __future__ import annotations`: FastAPI reads the endpoints'
 # annotations, which name each operation's models through the closure.
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Header, HTTPException, Path, Query, Request
 from pydantic import BaseModel, Field, create_model
 
 from smokejumper.games import Game, Operation, registered
@@ -22,7 +23,18 @@ from .problems import problem_responses
 from .runner import Runner
 from .settings import Settings
 
-_POST_ERRORS = problem_responses(413, 415, 422, 503)
+_POST_ERRORS = problem_responses(409, 413, 415, 422, 503)
+_SEARCH_ID = r"^[A-Za-z0-9_-]{1,64}$"
+SearchId = Annotated[str | None, Header(
+    alias="X-Search-Id", pattern=_SEARCH_ID,
+    description="A name of the caller's choosing (1-64 letters, digits, - or _): while this search runs, "
+                "GET /v1/searches/<name> gives its counters")]
+
+
+class SearchProgress(BaseModel):
+    search_id: str
+    nodes: int = Field(description="Nodes searched so far (the search reports them about every thousand)")
+    seconds: float = Field(description="Since the search started (after any wait for a worker)")
 
 
 class OperationInfo(BaseModel):
@@ -68,13 +80,22 @@ def router(settings: Settings, runner: Runner) -> APIRouter:
     def games() -> GameList:
         return game_list()
 
+    @r.get("/searches/{search_id}", response_model=SearchProgress, tags=["service"],
+           responses=problem_responses(404, 422), summary="The live counters of a search sent with this X-Search-Id")
+    def progress(search_id: Annotated[str, Path(pattern=_SEARCH_ID)]) -> SearchProgress:
+        found = runner.progress(search_id)
+        if found is None:
+            raise HTTPException(404, f"no search {search_id!r} is running (not admitted yet, or finished)")
+        nodes, seconds = found
+        return SearchProgress(search_id=search_id, nodes=nodes, seconds=seconds)
+
     for game in registered():
         for op in served(game):
-            _add(r, game, op, settings, searches)
+            _add(r, game, op, settings, searches, runner)
     return r
 
 
-def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: Searches) -> None:
+def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: Searches, runner: Runner) -> None:
     model = op.request
     route = dict(path=f"/{game.name}/{op.name}", tags=[game.name], summary=op.summary,
                  operation_id=f"{game.name}_{op.name}".replace("-", "_"))
@@ -93,9 +114,12 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
                               limits=(ServedLimits, Field(description="What was asked, and what the server's caps "
                                                                       "let this search spend")))
 
-        async def search(request: Request, body: Annotated[model, Body()]) -> Any:  # type: ignore[valid-type]
+        async def search(request: Request, body: Annotated[model, Body()],  # type: ignore[valid-type]
+                         watch: SearchId = None) -> Any:
+            if watch is not None and runner.watching(watch):
+                raise HTTPException(409, f"X-Search-Id: {watch!r} names a search still running; choose another")
             held, limit, limits = hold(settings, op, body)
-            result = await searches.run(request, limit, lambda lim, control: op.call(held, lim, control))
+            result = await searches.run(request, limit, lambda lim, control: op.call(held, lim, control), watch)
             return answer.model_validate({**dict(result), "limits": limits})
 
         r.post(**route, response_model=answer, responses=_POST_ERRORS)(search)

@@ -11,6 +11,10 @@ returns at once with ``stopped_by: "stopped"``. The coroutine always waits
 for the thread to finish before it answers or gives up its slot, so no
 search outlives its request and the pool never runs more than ``workers``
 searches.
+
+A search may be watched: run with a ``watch`` name, its live counters
+(nodes so far, seconds) are readable by that name while it runs
+(:meth:`Runner.progress`), which is how the page shows a long search going.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ class Runner:
         self._running = 0
         self._waiting: collections.deque[_Ticket] = collections.deque()
         self._controls: set[Control] = set()
+        self._watched: dict[str, tuple[Control, float]] = {}
         self._closed = False
 
     @property
@@ -115,20 +120,37 @@ class Runner:
             self._running -= 1
             self._wake_next()
 
-    async def run(self, fn: Callable[[Control], T], seconds: float, request: Disconnectable | None = None) -> T:
+    def progress(self, watch: str) -> tuple[int, float] | None:
+        """The nodes and seconds so far of the search running as ``watch``;
+        None when none is (not yet admitted, or finished)."""
+        with self._lock:
+            found = self._watched.get(watch)
+        if found is None:
+            return None
+        control, start = found
+        return control.nodes, time.monotonic() - start
+
+    def watching(self, watch: str) -> bool:
+        with self._lock:
+            return watch in self._watched
+
+    async def run(self, fn: Callable[[Control], T], seconds: float, request: Disconnectable | None = None,
+                  watch: str | None = None) -> T:
         """``fn(control)`` on a worker thread. It is stopped through its
         control after ``seconds`` plus the grace, or when ``request``'s
-        client disconnects. Raises Overloaded when the queue is full."""
+        client disconnects. Raises Overloaded when the queue is full. With
+        ``watch``, its counters are readable by that name while it runs."""
         await self._acquire(request)
         control = Control()
         loop = asyncio.get_running_loop()
         with self._lock:
             self._controls.add(control)
+            if watch is not None:
+                self._watched[watch] = (control, time.monotonic())
         try:
             future = loop.run_in_executor(self._pool, fn, control)
         except BaseException:
-            with self._lock:
-                self._controls.discard(control)
+            self._forget(control, watch)
             self._release()
             raise
         deadline = time.monotonic() + seconds + self.grace_seconds
@@ -152,12 +174,17 @@ class Runner:
             raise
         finally:
             if future.done():
-                with self._lock:
-                    self._controls.discard(control)
+                self._forget(control, watch)
                 self._release()
             else:  # pragma: no cover - only when the wait above was interrupted
                 control.stop()
-                future.add_done_callback(lambda _f: (self._controls.discard(control), self._release()))
+                future.add_done_callback(lambda _f: (self._forget(control, watch), self._release()))
+
+    def _forget(self, control: Control, watch: str | None) -> None:
+        with self._lock:
+            self._controls.discard(control)
+            if watch is not None and self._watched.get(watch, (None,))[0] is control:
+                del self._watched[watch]
 
     def close(self) -> None:
         """Stop every running search and wait for the threads."""

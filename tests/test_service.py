@@ -183,7 +183,7 @@ def test_every_route_that_calls_the_core_answers_503_when_the_queue_is_full():
         t = occupy_the_worker(c, results)
         refused = []
         for route, item in spec["paths"].items():
-            if not route.startswith("/v1/"):
+            if not route.startswith("/v1/") or route == "/v1/searches/{search_id}":  # takes no worker
                 continue
             for method, op in item.items():
                 if method == "get":  # data, in plain Python: takes no worker
@@ -415,3 +415,42 @@ def test_the_hint_samples_cap_from_env():
     assert Settings.from_env({}).max_hint_samples == 1000
     with pytest.raises(ValueError, match="max_hint_samples"):
         Settings.from_env({"SMOKEJUMPER_MAX_HINT_SAMPLES": "0"})
+
+
+# ------------------------------------------------------------------ live counters
+
+
+def test_a_named_search_shows_its_counters_while_it_runs(tmp_path):
+    """The page's view of a long search (issue 17): a search sent with an
+    X-Search-Id shows its nodes at /v1/searches/<id> while it runs, and
+    nowhere once it has answered; a second search may not take a running
+    one's name."""
+    import httpx
+
+    from served import serving
+
+    env = {"SMOKEJUMPER_MAX_SECONDS": "3", "SMOKEJUMPER_WORKERS": "2"}
+    with serving(env, tmp_path) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        headers = {"X-Search-Id": "watch-1"}
+        answer: dict[str, Any] = {}
+        body = {**HARD_SOLVE, "limit": {"seconds": 2}}
+        worker = threading.Thread(target=lambda: answer.update(
+            r=http.post(path(FIRST, "solve"), json=body, headers=headers)))
+        worker.start()
+        seen, clash = [], None
+        while worker.is_alive():
+            r = http.get("/v1/searches/watch-1")
+            if r.status_code == 200:
+                seen.append(r.json()["nodes"])
+                if clash is None:
+                    clash = http.post(path(FIRST, "solve"), json=body, headers=headers)
+            time.sleep(0.1)
+        worker.join()
+        assert answer["r"].status_code == 200, answer["r"].text
+        assert seen and seen == sorted(seen) and seen[-1] > 0, seen
+        assert seen[-1] <= answer["r"].json()["stats"]["nodes"]
+        assert clash is not None and clash.status_code == 409 and "watch-1" in clash.json()["detail"]
+        gone = http.get("/v1/searches/watch-1")
+        assert gone.status_code == 404 and gone.headers["content-type"].startswith("application/problem+json")
+        bad = http.post(path(FIRST, "solve"), json=body, headers={"X-Search-Id": "no spaces"})
+        assert bad.status_code == 422 and "X-Search-Id" in bad.json()["detail"], bad.text

@@ -132,8 +132,14 @@ class Request:
     case: dict
 
 
+# A search's live counters (its name is the caller's, so it has no example):
+# test_service.py reads them while a search runs.
+_UNEXAMPLED = {"/v1/searches/{search_id}"}
+
+
 def _routes(spec: dict) -> list[tuple[str, str]]:
-    return [(method, path) for path, item in spec["paths"].items() if path.startswith("/v1/") for method in item]
+    return [(method, path) for path, item in spec["paths"].items()
+            if path.startswith("/v1/") and path not in _UNEXAMPLED for method in item]
 
 
 @pytest.fixture(scope="module")

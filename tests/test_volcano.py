@@ -444,7 +444,7 @@ def random_play(start, data, max_steps=200):
         chk = volcano.check(cur)
         assert chk.status == ref.status(state)
         assert chk.supply_total == sum(state.supply)
-        flights = [f for m in chk.flights for f in (m.flight, *m.equivalent)]
+        flights = [f for m in chk.moves for f in (m.flight, *m.equivalent)]
         assert sorted(map(ftuple, flights)) == sorted(map(ftuple, ref.legal_flights(state)))
         if chk.status != "ongoing":
             assert not flights
@@ -497,7 +497,7 @@ def canon_after(p, f):
 def test_equivalent_flights_give_equal_states(p):
     chk = volcano.check(p)
     groups = []
-    for m in chk.flights:
+    for m in chk.moves:
         states = {canon_after(p, f) for f in (m.flight, *m.equivalent)}
         assert len(states) == 1, ("equivalent flights differ", m)
         groups.append(states.pop())
@@ -837,7 +837,7 @@ ROW = pos([(1, 0, 5), (2, 0, 5)], (0, 0), [6])
 
 
 def legal_set(p):
-    return {ftuple(f) for m in volcano.check(p).flights for f in (m.flight, *m.equivalent)}
+    return {ftuple(f) for m in volcano.check(p).moves for f in (m.flight, *m.equivalent)}
 
 
 def test_entry_cell_must_be_empty():
@@ -906,6 +906,9 @@ def test_no_flight_after_a_loss():
     assert board(r.position) == {(-1, 0): (1, 1, 0)} and r.position.supply == [2]
     with pytest.raises(ValueError):
         ref.replay(p, [fl(0, 1, 0, NE), fl(0, -1, 0, NW)])
+    # The written position is the board as it stands (docs/rules/volcano.md):
+    # the loss was the flight's, so a check of it reads on, a new game.
+    assert volcano.check(r.position).status == "ongoing"
 
 
 def test_63_tiles_in_a_row():
@@ -930,7 +933,7 @@ def test_no_forest_tiles_is_a_win_with_an_empty_line():
         r = volcano.solve(p)
         assert (r.verdict, r.line) == ("win", [])
         chk = volcano.check(p)
-        assert (chk.status, chk.flights, chk.pawns_needed) == ("win", [], 0)
+        assert (chk.status, chk.moves, chk.pawns_needed) == ("win", [], 0)
         assert volcano.hint(p).moves == []
         assert volcano.replay(p, []).status == "win"
         assert volcano.replay(p, [fl(0, 3, -2, E)]).error
@@ -941,7 +944,7 @@ def test_forest_left_and_empty_supply_is_a_loss():
     r = volcano.solve(p)
     assert (r.verdict, r.line) == ("loss", None)
     chk = volcano.check(p)
-    assert (chk.status, chk.flights, chk.supply_total) == ("loss", [], 0)
+    assert (chk.status, chk.moves, chk.supply_total) == ("loss", [], 0)
     assert volcano.hint(p).moves == []
     assert volcano.replay(p, []).status == "loss"
     r = volcano.replay(p, [fl(0, 2, 0, E)])
@@ -957,7 +960,7 @@ def test_same_row_from_both_ends_differs_when_the_colour_runs_out():
     assert board(west.position) == {(0, 0): (5, 3, 0), (1, 0): (5, 3, 1), (2, 0): (5, 3, 1)}
     assert east.steps[0].dropped == west.steps[0].dropped == 2
     # Both stay distinct moves in a hint.
-    reps = [{ftuple(m.flight), *map(ftuple, m.equivalent)} for m in volcano.check(p).flights]
+    reps = [{ftuple(m.flight), *map(ftuple, m.equivalent)} for m in volcano.check(p).moves]
     assert not any((0, (0, 0), E) in g and (0, (2, 0), W) in g for g in reps)
 
 
@@ -966,10 +969,10 @@ def test_flights_to_the_same_state_are_one_move():
     # give the same state up to colours.
     p = pos([(1, 0, 1)], (0, 0), [1, 1])
     chk = volcano.check(p)
-    assert len(chk.flights) == 1 and len(chk.flights[0].equivalent) == 7
+    assert len(chk.moves) == 1 and len(chk.moves[0].equivalent) == 7
     assert len(legal_set(p)) == 8 == len(ref.legal_flights(ref.parse_position(p)))
     # Unequal supplies are not merged.
-    assert len(volcano.check(pos([(1, 0, 1)], (0, 0), [1, 2])).flights) == 2
+    assert len(volcano.check(pos([(1, 0, 1)], (0, 0), [1, 2])).moves) == 2
 
 
 def test_moves_use_the_inputs_colour_indices_and_cells():

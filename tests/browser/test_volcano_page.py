@@ -47,7 +47,7 @@ def test_volcano(page, server):
 
     # Play a flight from the keyboard: colour, tile (Enter), arrow (Enter).
     position = json.loads(view.locator("textarea").input_value())
-    flights_here = [c["flight"] for c in server.post("/v1/volcano/check", {"position": position})["flights"]]
+    flights_here = [c["flight"] for c in server.post("/v1/volcano/check", {"position": position})["moves"]]
     # One whose pawns stay on the board, to see their colour.
     flight = next(f for f in flights_here if not any(
         server.post("/v1/volcano/replay", {"position": position, "line": [f]})["steps"][0][k]
@@ -81,6 +81,7 @@ def test_a_search_is_cancelled_from_the_page(page):
     solve.click()
     progress = view.locator("[data-ref=solveProgress]")
     expect(progress).to_contain_text(re.compile(r"\d+\.\d s"))
+    expect(progress).to_contain_text(re.compile(r"[1-9][\d,]* nodes"))  # the server's live count
     expect(solve).to_be_disabled()
     progress.get_by_role("button", name="Cancel").click()
     expect(progress).to_have_text(re.compile(r"^Cancelled after \d+\.\d s\.$"))

@@ -10,6 +10,8 @@ import json
 import random
 import subprocess
 import sys
+import threading
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -241,6 +243,21 @@ def test_the_stop_flag_stops_every_search(game: Game):
         control.stop()
         answer = ask(op, hard_body(game, op), Limit(memory_mb=MB), control)
         assert answer.stats.stopped_by == "stopped", (op.name, answer.stats)
+
+
+def test_every_search_counts_its_nodes_live(game: Game):
+    """What the page shows of a long search: its Control's node count grows
+    while it runs, not only in the answer at the end."""
+    for op in searches(game):
+        control, seen = Control(), 0
+        worker = threading.Thread(target=ask, args=(op, hard_body(game, op), Limit(seconds=1.0, memory_mb=MB),
+                                                    control))
+        worker.start()
+        while worker.is_alive() and not seen:
+            seen = control.nodes
+            time.sleep(0.01)
+        worker.join()
+        assert seen > 0, f"{op.name} counted no node while it ran"
 
 
 # ------------------------------------------------------------ the service

@@ -270,7 +270,7 @@ export function mount(root, game) {
       : `${plural(position.tiles.length, "forest tile")} · ` +
         (check.plan_pawns < 0 ? "no removal plan clears the board · "
           : `at least ${Math.max(check.pawns_needed, check.plan_pawns)} pawns needed · `) +
-        `${check.supply_total} in supply · ${plural(check.flights.length, "distinct flight")}`;
+        `${check.supply_total} in supply · ${plural(check.moves.length, "distinct flight")}`;
     setStatus(ui.status, { status: check.status, text: [text], stepping: !!state.preview });
   }
 
@@ -334,7 +334,7 @@ export function mount(root, game) {
       state.check = check;
     }
     state.legal = new Set();
-    for (const choice of check.flights) {
+    for (const choice of check.moves) {
       state.legal.add(flightKey(choice.flight));
       for (const f of choice.equivalent) state.legal.add(flightKey(f));
     }
@@ -404,8 +404,8 @@ export function mount(root, game) {
     }
     const solvable = ui.solvable.checked;
     const rate = ui.rate.checked;
-    work.search(ui.generate, "Generating…", ui.generateProgress, async (signal) => {
-      const result = await api("/v1/volcano/generate", { seed, solvable, rate }, { signal });
+    work.search(ui.generate, "Generating…", ui.generateProgress, async (request) => {
+      const result = await api("/v1/volcano/generate", { seed, solvable, rate }, request);
       let info = `layout seed ${result.layout_seed}, ${plural(result.attempts, "attempt")}`;
       if (result.verdict) info += `, verdict ${result.verdict}`;
       const counters = html("div");

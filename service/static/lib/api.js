@@ -9,7 +9,9 @@ export const isAbort = (error) => error?.name === "AbortError";
 // POST ``body`` as JSON (GET when there is none); the parsed answer.
 // ``signal`` aborts the request: the promise then rejects with an
 // AbortError, and the server stops whatever search the request started.
-export async function api(path, body, { signal } = {}) {
+// ``searchId`` names the search, so that GET /v1/searches/<id> gives its
+// counters while it runs.
+export async function api(path, body, { signal, searchId } = {}) {
   const accept = "application/json, application/problem+json";
   let response;
   let text;
@@ -18,7 +20,11 @@ export async function api(path, body, { signal } = {}) {
       ? { method: "GET", headers: { Accept: accept }, signal }
       : {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: accept },
+        headers: {
+          "Content-Type": "application/json",
+          Accept: accept,
+          ...(searchId ? { "X-Search-Id": searchId } : {}),
+        },
         body: JSON.stringify(body),
         signal,
       });

@@ -147,8 +147,8 @@ export function cardSearch(ui, work, name, { current, path, extra = {}, answer }
   if (!position) return;
   const seconds = ui[`${name}Seconds`];
   const body = { position, ...extra, limit: secondsLimit(seconds, Number(seconds.defaultValue)) };
-  work.search(ui[name], SEARCHING[name], ui[`${name}Progress`], async (signal) => {
-    const result = await api(path, body, { signal });
-    if (position === current()) await answer(result, { position, signal });
+  work.search(ui[name], SEARCHING[name], ui[`${name}Progress`], async (request) => {
+    const result = await api(path, body, request);
+    if (position === current()) await answer(result, { position, signal: request.signal });
   });
 }

@@ -1,9 +1,10 @@
 // A view's requests: one button busy per action, errors to the message
 // box, and searches that show their running time and can be cancelled.
-import { ApiError, isAbort } from "./api.js";
+import { ApiError, api, isAbort } from "./api.js";
 import { html } from "./dom.js";
 import { clearMessage, showMessage } from "./message.js";
 
+const POLL_MS = 500;
 const secondsSince = (start) => `${((performance.now() - start) / 1000).toFixed(1)} s`;
 
 // ``onChange`` runs when an action starts and when it ends (a view that
@@ -34,25 +35,29 @@ export function worker(onChange = () => {}) {
   }
 
   // A search, which may run up to the server's time cap: ``run``, and while
-  // it runs ``progress`` ticks the time taken so far beside a Cancel button.
-  // ``action(signal)`` passes the signal to its requests; Cancel aborts
-  // them (the server stops the search when the request goes) and
-  // ``progress`` then says so.
+  // it runs ``progress`` ticks the time taken so far and the nodes the
+  // server has counted, beside a Cancel button. ``action(request)`` passes
+  // ``request`` (an AbortSignal and the search's name) to its search's api
+  // call; Cancel aborts it (the server stops the search when the request
+  // goes) and ``progress`` then says so.
   function search(button, label, progress, action) {
     return run(button, label, async () => {
       const controller = new AbortController();
+      const request = { signal: controller.signal, searchId: newSearchId() };
       const start = performance.now();
       const elapsed = html("span");
+      const counters = html("span", { class: "live-counters" });
       const cancel = html("button", { type: "button", class: "secondary small-button" }, "Cancel");
       cancel.addEventListener("click", () => controller.abort());
       progress.classList.remove("cancelled");
-      progress.replaceChildren(elapsed, cancel);
+      progress.replaceChildren(elapsed, counters, cancel);
       progress.hidden = false;
       const tick = () => { elapsed.textContent = `${secondsSince(start)} so far`; };
       tick();
       const timer = setInterval(tick, 100);
+      const watcher = watch(request, counters);
       try {
-        await action(controller.signal);
+        await action(request);
         progress.hidden = true;
         progress.replaceChildren();
       } catch (e) {
@@ -64,9 +69,32 @@ export function worker(onChange = () => {}) {
         progress.textContent = `Cancelled after ${secondsSince(start)}.`;
       } finally {
         clearInterval(timer);
+        watcher.stop();
       }
     });
   }
 
   return { run, search, get busy() { return running > 0; } };
+}
+
+// A name for one search, unique enough among one server's running ones.
+const newSearchId = () => `page-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+
+// Show the nodes the server has counted for the search ``request`` names,
+// every POLL_MS until stopped. Before the search is admitted and after it
+// ends the server knows no such search (404): nothing is shown then.
+function watch(request, counters) {
+  let stopped = false;
+  let timer = null;
+  const poll = async () => {
+    try {
+      const p = await api(`/v1/searches/${request.searchId}`);
+      if (!stopped) counters.textContent = ` · ${p.nodes.toLocaleString("en-US")} nodes`;
+    } catch {
+      // not running (yet, or any more)
+    }
+    if (!stopped) timer = setTimeout(poll, POLL_MS);
+  };
+  timer = setTimeout(poll, POLL_MS);
+  return { stop() { stopped = true; clearTimeout(timer); } };
 }
