@@ -568,6 +568,21 @@ def test_strategy_is_no_better_than_optimal_and_simulation_agrees():
     assert fire.strategy(position, games=500, seed=3).wins == fire.strategy(position, games=500, seed=3).wins
 
 
+def test_strategy_simulation_stops_like_a_search():
+    # Ctrl-C during `analyse fire` reaches the simulated games too, and the
+    # limit's time bounds them; the answer says how many were played.
+    position = fire.levels.default_level1().position(aliens=1)
+    control = Control()
+    control.stop()
+    stopped = fire.strategy(position, games=10**8, seed=3, limit=Limit(seconds=30), control=control)
+    assert (stopped.games_requested, stopped.simulation_stopped_by) == (10**8, "stopped")
+    assert stopped.games < 1024  # the flag is read once a poll interval of games
+    timed = fire.strategy(position, games=10**8, seed=3, limit=Limit(seconds=0.5))
+    assert timed.simulation_stopped_by == "time" and 0 < timed.games < 10**8
+    whole = fire.strategy(position, games=300, seed=3, limit=Limit(seconds=30))
+    assert (whole.games, whole.simulation_stopped_by) == (300, None)
+
+
 def test_strategy_move_is_legal():
     for p in SOLO_REVEALED[:20] + TEAM_REVEALED[:20]:
         m = fire.strategy_move(p).model_dump()

@@ -616,15 +616,22 @@ SolveResult strategy_value(const Game& game, const Limits& limits, Control* cont
   return r;
 }
 
-uint64_t simulate_strategy(const Game& game, uint64_t games, uint64_t seed) {
+Simulation simulate_strategy(const Game& game, uint64_t games, uint64_t seed, const Limits& limits,
+                             Control* control) {
+  // A game is a node of this budget: it polls the stop flag and the clock
+  // every kPollInterval games. Its node limit is the games asked for.
+  Limits per_game = limits;
+  per_game.max_nodes = games;
+  Budget budget(per_game, control);
   Rng rng(seed);
   std::vector<Child> outcomes;
-  uint64_t wins = 0;
-  for (uint64_t g = 0; g < games; ++g) {
+  Simulation sim;
+  while (budget.spend()) {
+    ++sim.played;
     State s = game.initial();
     for (;;) {
       const NodeKind k = game.kind(s);
-      if (k == NodeKind::kWin) ++wins;
+      if (k == NodeKind::kWin) ++sim.wins;
       if (k == NodeKind::kWin || k == NodeKind::kLoss) break;
       if (k == NodeKind::kDecision) {
         s = game.apply(s, strategy_move(game, s));
@@ -641,7 +648,9 @@ uint64_t simulate_strategy(const Game& game, uint64_t games, uint64_t seed) {
       s = outcomes[i].state;
     }
   }
-  return wins;
+  // Every game asked for was played: finished, not stopped by the count.
+  sim.stopped_by = budget.reason() == StopReason::kNodes ? StopReason::kNone : budget.reason();
+  return sim;
 }
 
 }  // namespace sj::fire

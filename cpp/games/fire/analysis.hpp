@@ -72,7 +72,14 @@ HintResult hint(const Game& game, const Limits& limits, Control* control);
 Move strategy_move(const Game& game, const State& s);
 // Its exact win probability (the same expectimax with the choice forced).
 SolveResult strategy_value(const Game& game, const Limits& limits, Control* control);
-// Its wins in `games` seeded random games.
-uint64_t simulate_strategy(const Game& game, uint64_t games, uint64_t seed);
+// Its wins in up to `games` seeded random games, stopped like a search
+// (stop flag, time limit); `played` says how many were.
+struct Simulation {
+  uint64_t played = 0;
+  uint64_t wins = 0;
+  StopReason stopped_by = StopReason::kNone;
+};
+Simulation simulate_strategy(const Game& game, uint64_t games, uint64_t seed, const Limits& limits,
+                             Control* control);
 
 }  // namespace sj::fire

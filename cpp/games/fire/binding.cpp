@@ -350,22 +350,25 @@ SMOKEJUMPER_GAME(fire, "Fire! battery sequencing") {
          uint64_t max_memory_mb, Control* control) {
         const auto game = make_game(position);
         SolveResult exact;
-        uint64_t wins = 0;
+        Simulation sim;
         {
           py::gil_scoped_release release;
-          exact = strategy_value(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control);
-          wins = simulate_strategy(*game, games, seed);
+          const Limits limits = make_limits(max_nodes, max_seconds, max_memory_mb);
+          exact = strategy_value(*game, limits, control);
+          sim = simulate_strategy(*game, games, seed, limits, control);
         }
         py::dict d;
         put_value(d, exact.value);
-        d["games"] = games;
-        d["wins"] = wins;
+        d["games"] = sim.played;
+        d["games_requested"] = games;
+        d["wins"] = sim.wins;
+        d["simulation_stopped_by"] = stop_reason(sim.stopped_by);
         d["stats"] = stats_dict(exact.stats);
         return d;
       },
       py::arg("position"), py::arg("games"), py::arg("seed"), py::arg("max_nodes"), py::arg("max_seconds"),
       py::arg("max_memory_mb"), py::arg("control") = nullptr,
-      "The fixed strategy: its exact win probability, and its wins in `games` seeded random games.");
+      "The fixed strategy: its exact win probability, and its wins in up to `games` seeded random games.");
 }
 
 }  // namespace sj::bindings

@@ -112,7 +112,9 @@ class fire:  # a submodule
     @type_check_only
     class StrategyResult(Value):
         games: int
+        games_requested: int
         wins: int
+        simulation_stopped_by: Literal["time", "memory", "stopped"] | None
         stats: ExpectimaxStats
 
     @staticmethod

@@ -24,7 +24,7 @@ from smokejumper.games import (Game, Operation, operations, position_call,
                                position_search, position_request, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
 from smokejumper.stats import wilson_interval
-from smokejumper.values import ProvedProbability, SearchCounts, TableCounts
+from smokejumper.values import ProvedProbability, SearchCounts, StoppedBy, TableCounts
 
 _native = _core.fire
 MAX_ALIENS: int = _native.MAX_ALIENS
@@ -293,8 +293,11 @@ class ReplayResult(BaseModel):
 class StrategyResult(Value):
     """The fixed strategy (docs/rules/fire.md): exact value and simulation."""
 
-    games: int
+    games: int = Field(description="Games simulated: those asked for, unless the limit or a stop came first")
+    games_requested: int
     wins: int
+    simulation_stopped_by: StoppedBy | None = Field(
+        description="Why fewer games than asked for were simulated (the limit's time, or a stop); null when all were")
     stats: Stats
 
 
