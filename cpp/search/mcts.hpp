@@ -1,0 +1,377 @@
+// Monte Carlo tree search for one player against chance, written once
+// against a small game interface (SampledGame), in the manner of
+// OpenSpiel's MCTS: UCT at decisions, explicit chance nodes whose children
+// are keyed by the sampled outcome, one expansion per iteration, and a
+// pluggable evaluator for new leaves (a random rollout by default).
+//
+// Why closed-loop chance nodes rather than determinisation or open loop:
+// in a solo game with a hidden draw pile, everything the player does not
+// see is a future draw, and the game draws it uniformly from what is left.
+// So the information set is the position itself, and sampling each chance
+// outcome when it happens is exactly the game's own distribution: no
+// determinised deal is needed, and no strategy fusion comes in (each tree
+// node is one state, its moves fixed). Chance points have few outcomes
+// (a card kind, a die face), so keying children by outcome keeps the tree
+// small, and a decision node's statistics are those of one state, not an
+// average over the states an open-loop node would mix.
+//
+// Limits, determinism, memory:
+// - A node of the Budget is one iteration: one simulated game from the root
+//   through the tree and a rollout to the end.
+// - Root parallelism with a fixed number of trees (not the thread count):
+//   each tree has its own Rng seeded from (seed, tree), its share of the
+//   iterations and of the memory, and the root statistics are summed in tree
+//   order. Under a node limit the answer is the same on any thread count;
+//   under a time limit or a stop it depends on how far each tree got.
+// - Each tree's nodes live in an arena sized from its memory share, reserved
+//   once; when it is full the tree stops growing and its leaves are valued
+//   by rollouts alone (`arena_full`). The root's children are always kept
+//   (a few dozen bytes a move), so even a tiny share answers per move. Nothing is allocated per iteration
+//   once the move buffers have grown to the largest decision.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "core/bits.hpp"
+#include "core/limits.hpp"
+#include "core/rng.hpp"
+
+namespace sj {
+
+template <class S>
+concept SampledGame = std::copyable<S> && requires(S s, const S cs, Rng& rng, std::vector<typename S::Move>& moves,
+                                                    const typename S::Move& move) {
+  { cs.terminal() } -> std::convertible_to<bool>;
+  { cs.value() } -> std::convertible_to<double>;  // at a terminal: in [0, 1], or a score
+  { cs.chance() } -> std::convertible_to<bool>;   // the next event is chance
+  { s.sample_chance(rng) } -> std::convertible_to<uint64_t>;  // applies one outcome; its key
+  cs.legal_moves(moves);                          // at a decision: distinct, in a fixed order
+  s.apply(move);
+};
+
+// The default evaluator: uniform random moves to the end, chance sampled.
+struct RandomRollout {
+  template <SampledGame S>
+  double operator()(S s, Rng& rng, std::vector<typename S::Move>& moves) const {
+    while (!s.terminal()) {
+      if (s.chance()) {
+        s.sample_chance(rng);
+        continue;
+      }
+      moves.clear();
+      s.legal_moves(moves);
+      s.apply(moves[rng.below(moves.size())]);
+    }
+    return s.value();
+  }
+};
+
+struct MctsOptions {
+  // UCT's constant, in units of the value (for a score, scale it by the
+  // score's range).
+  double exploration = 1.4;
+  uint32_t trees = 8;
+  uint32_t threads = 1;
+  uint64_t seed = 0;
+  // The 95% interval: Wilson (values in [0, 1]) or normal (scores).
+  bool proportion = true;
+};
+
+struct Estimate95 {
+  uint64_t n = 0;
+  double mean = 0;
+  double lo = 0;
+  double hi = 0;
+};
+
+struct MctsStats {
+  uint64_t iterations = 0;  // = nodes: a node of the budget is an iteration
+  double seconds = 0;
+  uint64_t tree_nodes = 0;  // over every tree
+  bool arena_full = false;  // some tree stopped growing for memory
+  StopReason stopped_by = StopReason::kNone;
+};
+
+template <class Move>
+struct MctsResult {
+  std::vector<Move> moves;        // the root's legal moves, in the game's order (empty at a chance root)
+  std::vector<Estimate95> values;  // per move
+  int best = -1;                   // most visits, then higher mean, then first in order
+  Estimate95 root;                 // the root's value: its best move's, or at a chance root its mean
+  MctsStats stats;
+};
+
+namespace mcts_detail {
+
+struct Node {
+  uint64_t key = 0;           // a chance child's outcome key
+  uint32_t first_child = 0;   // 0: none (the root is never a child)
+  uint32_t next_sibling = 0;  // among a chance node's children
+  uint32_t child_count = 0;   // a decision's children: one block, one per legal move
+  bool expanded = false;
+  uint64_t n = 0;
+  double sum = 0;
+  double sum_sq = 0;
+};
+
+// A 95% interval for the mean of `n` values summing to `sum` (squares `sq`).
+inline Estimate95 estimate(uint64_t n, double sum, double sq, bool proportion) {
+  Estimate95 e;
+  e.n = n;
+  if (n == 0) {
+    e.hi = proportion ? 1.0 : 0.0;
+    return e;
+  }
+  const double k = static_cast<double>(n);
+  const double z = 1.959963984540054;
+  e.mean = sum / k;
+  if (proportion) {
+    const double p = std::clamp(e.mean, 0.0, 1.0);
+    const double d = 1 + z * z / k;
+    const double centre = (p + z * z / (2 * k)) / d;
+    const double half = z * std::sqrt(p * (1 - p) / k + z * z / (4 * k * k)) / d;
+    e.lo = p <= 0 ? 0.0 : std::max(0.0, centre - half);
+    e.hi = p >= 1 ? 1.0 : std::min(1.0, centre + half);
+  } else {
+    const double var = n > 1 ? std::max(0.0, (sq - sum * sum / k) / (k - 1)) : 0.0;
+    const double half = z * std::sqrt(var / k);
+    e.lo = e.mean - half;
+    e.hi = e.mean + half;
+  }
+  return e;
+}
+
+// The root's per-move sums of one tree, merged in tree order.
+struct RootSums {
+  std::vector<uint64_t> n;
+  std::vector<double> sum, sq;
+  uint64_t root_n = 0;
+  double root_sum = 0, root_sq = 0;
+  uint64_t iterations = 0, tree_nodes = 0;
+  bool arena_full = false;
+  StopReason stopped_by = StopReason::kNone;
+};
+
+template <SampledGame S, class Evaluator>
+class Tree {
+ public:
+  using Move = typename S::Move;
+
+  Tree(const S& root, const MctsOptions& options, const Evaluator& evaluate, std::vector<Node>& arena,
+       size_t capacity, uint64_t seed)
+      : root_(root), options_(options), evaluate_(evaluate), arena_(arena), capacity_(capacity), rng_(seed) {
+    arena_.clear();
+    arena_.emplace_back();
+  }
+
+  RootSums run(Budget& budget, size_t root_moves) {
+    while (budget.spend()) iterate();
+    RootSums out;
+    out.n.assign(root_moves, 0);
+    out.sum.assign(root_moves, 0);
+    out.sq.assign(root_moves, 0);
+    const Node& root = arena_[0];
+    for (uint32_t i = 0; root.expanded && i < root.child_count; ++i) {
+      const Node& c = arena_[root.first_child + i];
+      out.n[i] = c.n;
+      out.sum[i] = c.sum;
+      out.sq[i] = c.sum_sq;
+    }
+    out.root_n = root.n;
+    out.root_sum = root.sum;
+    out.root_sq = root.sum_sq;
+    out.iterations = budget.nodes();
+    out.tree_nodes = arena_.size();
+    out.arena_full = full_;
+    out.stopped_by = budget.reason();
+    return out;
+  }
+
+ private:
+  void iterate() {
+    S s = root_;
+    path_.clear();
+    uint32_t node = 0;
+    path_.push_back(node);
+    double value;
+    for (;;) {
+      if (s.terminal()) {
+        value = s.value();
+        break;
+      }
+      if (arena_[node].n == 0 && node != 0) {  // a new leaf: value it
+        value = evaluate_(s, rng_, moves_);
+        break;
+      }
+      if (s.chance()) {
+        const uint64_t key = s.sample_chance(rng_);
+        const uint32_t child = chance_child(node, key);
+        if (child == 0) {  // no room: value what the sample reached
+          value = evaluate_(s, rng_, moves_);
+          break;
+        }
+        node = child;
+        path_.push_back(node);
+        continue;
+      }
+      moves_.clear();
+      s.legal_moves(moves_);
+      if (!arena_[node].expanded && !expand(node, static_cast<uint32_t>(moves_.size()))) {
+        value = evaluate_(s, rng_, moves_);
+        break;
+      }
+      const uint32_t i = select(arena_[node]);
+      s.apply(moves_[i]);
+      node = arena_[node].first_child + i;
+      path_.push_back(node);
+    }
+    for (uint32_t n : path_) {
+      Node& x = arena_[n];
+      ++x.n;
+      x.sum += value;
+      x.sum_sq += value * value;
+    }
+  }
+
+  bool room(size_t nodes) {
+    if (arena_.size() + nodes <= capacity_) return true;
+    full_ = true;
+    return false;
+  }
+
+  bool expand(uint32_t node, uint32_t count) {
+    if (!room(count)) return false;
+    const auto first = static_cast<uint32_t>(arena_.size());
+    arena_.resize(arena_.size() + count);
+    Node& x = arena_[node];
+    x.first_child = first;
+    x.child_count = count;
+    x.expanded = true;
+    return true;
+  }
+
+  uint32_t chance_child(uint32_t node, uint64_t key) {
+    for (uint32_t c = arena_[node].first_child; c != 0; c = arena_[c].next_sibling)
+      if (arena_[c].key == key) return c;
+    if (!room(1)) return 0;
+    const auto c = static_cast<uint32_t>(arena_.size());
+    arena_.emplace_back();
+    arena_[c].key = key;
+    arena_[c].next_sibling = arena_[node].first_child;
+    arena_[node].first_child = c;
+    arena_[node].expanded = true;
+    return c;
+  }
+
+  // UCT: an unvisited move first (the first in order), else the highest
+  // mean plus exploration; ties to the first.
+  uint32_t select(const Node& x) const {
+    const double log_n = std::log(static_cast<double>(std::max<uint64_t>(x.n, 1)));
+    uint32_t best = 0;
+    double best_score = -INFINITY;
+    for (uint32_t i = 0; i < x.child_count; ++i) {
+      const Node& c = arena_[x.first_child + i];
+      if (c.n == 0) return i;
+      const double k = static_cast<double>(c.n);
+      const double score = c.sum / k + options_.exploration * std::sqrt(log_n / k);
+      if (score > best_score) {
+        best_score = score;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  const S& root_;
+  const MctsOptions& options_;
+  const Evaluator& evaluate_;
+  std::vector<Node>& arena_;
+  size_t capacity_;
+  Rng rng_;
+  bool full_ = false;
+  std::vector<uint32_t> path_;
+  std::vector<Move> moves_;
+};
+
+}  // namespace mcts_detail
+
+template <SampledGame S, class Evaluator = RandomRollout>
+MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const MctsOptions& options,
+                                  Control* control = nullptr, const Evaluator& evaluate = {}) {
+  using namespace mcts_detail;
+  MctsResult<typename S::Move> result;
+  const auto started = std::chrono::steady_clock::now();
+  const uint32_t trees = std::max<uint32_t>(1, options.trees);
+  const uint32_t threads = std::clamp<uint32_t>(options.threads, 1, trees);
+  if (!root.terminal() && !root.chance()) root.legal_moves(result.moves);
+  const size_t per_tree_bytes = static_cast<size_t>(limits.max_memory_mb) * (size_t{1} << 20) / trees;
+  const size_t capacity = std::max(per_tree_bytes / sizeof(Node), result.moves.size() + 1);
+
+  std::vector<RootSums> sums(trees);
+  auto work = [&](uint32_t thread) {
+    std::vector<Node> arena;
+    arena.reserve(capacity);
+    // This thread's trees share its time in turn; each has its share of
+    // the iterations whatever the thread count.
+    const uint32_t mine = (trees - thread + threads - 1) / threads;
+    for (uint32_t t = thread; t < trees; t += threads) {
+      Limits share = limits;
+      share.max_nodes = limits.max_nodes / trees + (t < limits.max_nodes % trees ? 1 : 0);
+      share.max_seconds = limits.max_seconds / mine;
+      Budget budget(share, control);
+      Tree<S, Evaluator> tree(root, options, evaluate, arena, capacity, mix64(options.seed ^ mix64(t + 1)));
+      sums[t] = tree.run(budget, result.moves.size());
+    }
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (uint32_t k = 0; k < threads; ++k) pool.emplace_back(work, k);
+    for (auto& th : pool) th.join();
+  }
+
+  std::vector<uint64_t> n(result.moves.size(), 0);
+  std::vector<double> sum(result.moves.size(), 0), sq(result.moves.size(), 0);
+  uint64_t root_n = 0;
+  double root_sum = 0, root_sq = 0;
+  for (const RootSums& s : sums) {  // in tree order: the same sums on any thread count
+    for (size_t i = 0; i < n.size(); ++i) {
+      n[i] += s.n[i];
+      sum[i] += s.sum[i];
+      sq[i] += s.sq[i];
+    }
+    root_n += s.root_n;
+    root_sum += s.root_sum;
+    root_sq += s.root_sq;
+    result.stats.iterations += s.iterations;
+    result.stats.tree_nodes += s.tree_nodes;
+    result.stats.arena_full |= s.arena_full;
+    // A tree's node share ending is the search's node limit; any other
+    // reason (time, stop) is the search's.
+    if (s.stopped_by != StopReason::kNone && result.stats.stopped_by != StopReason::kStopped &&
+        (result.stats.stopped_by == StopReason::kNone || result.stats.stopped_by == StopReason::kNodes))
+      result.stats.stopped_by = s.stopped_by;
+  }
+  for (size_t i = 0; i < n.size(); ++i) {
+    result.values.push_back(estimate(n[i], sum[i], sq[i], options.proportion));
+    const Estimate95& e = result.values.back();
+    if (result.best < 0 || e.n > result.values[static_cast<size_t>(result.best)].n ||
+        (e.n == result.values[static_cast<size_t>(result.best)].n &&
+         e.mean > result.values[static_cast<size_t>(result.best)].mean))
+      result.best = static_cast<int>(i);
+  }
+  // A decision is worth its best move (the root's own mean would mix in
+  // the exploring visits of the others); a chance or terminal root, its mean.
+  result.root = result.best >= 0 ? result.values[static_cast<size_t>(result.best)]
+                                 : estimate(root_n, root_sum, root_sq, options.proportion);
+  result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace sj
