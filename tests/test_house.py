@@ -27,11 +27,22 @@ def own_files(game: Game) -> list[str]:
             rf"bench/{n}\.py$"]
 
 
+def name_patterns(name: str) -> re.Pattern:
+    """The game's name where code or a path uses it: quoted or a path
+    segment, a module or a namespace (NAME.solve, smokejumper.NAME, _core.NAME,
+    sj::NAME), an import, or its test files' names. Not the bare word: one
+    game's name is another's word for a burning square, said on every line
+    of its rules."""
+    n = re.escape(name)
+    return re.compile("|".join([
+        rf"[\"'`/]{n}[\"'`/.]", rf"\b{n}\.(?=[a-z_])", rf"^[ \t]*(?:import|from)[ \t][^\n]*\b{n}\b",
+        rf"\b(?:_core|smokejumper|contract|sj|games)(?:\.|::|/){n}\b", rf"\b{n}::",
+        rf"\btest_{n}\b", rf"\b{n}_(?:reference|bounds|positions|page|service|cli)\b"]), re.M)
+
+
 def names(game: Game, text: str) -> bool:
-    """Whether ``text`` names the game: its name as a word, or its title.
-    "fire-themed" is the project's theme, not a game."""
-    text = text.replace("fire-themed", "")
-    if re.search(rf"\b{re.escape(game.name)}\b", text):
+    """Whether ``text`` names the game: as code names it, or by its title."""
+    if name_patterns(game.name).search(text):
         return True
     others = [g.title for g in registered() if g is not game and game.title in g.title]
     for other in others:  # a title inside another title is the other game's
