@@ -211,3 +211,31 @@ def test_level7_counts():
     for rule, count in [(ref.flare_up, 40), (ref.burning_snag, 20), (ref.crown_fire, 28), (ref.crown_fire_double, 192)]:
         assert len(rule(b)) == count, rule.__name__
     assert [len(ref.wind_gem(b, w)) for w in "NESW"] == [2, 2, 2, 2]
+
+
+# ------------------------------------------------------------ on seeded random boards
+
+
+def random_board(seed: int) -> ref.Board:
+    import random
+
+    rng = random.Random(seed)
+    free = [s for s in ((r, c) for r in range(16) for c in range(16)) if s not in ref.EF]
+    picked = rng.sample(free, 60)
+    return ref.Board(set(picked[:40]), set(picked[40:52]), set(picked[52:]))
+
+
+@pytest.mark.parametrize("seed", range(4))  # brute force: about 5 s a board
+def test_every_move_keeps_to_its_squares_and_comes_once_in_order(seed):
+    b = random_board(seed)
+    for rule in (ref.flare_up, ref.burning_snag, ref.crown_fire, ref.creeping_fires):
+        moves = rule(b)
+        assert moves == ref.canonical(moves + moves[:3]), rule.__name__  # distinct, canonical order
+        for m in moves:
+            placed = [tuple(s) for s in m["squares"]]
+            assert placed == sorted(placed) and all(b.placeable(s) for s in placed), (rule.__name__, m)
+    for rule in (ref.air_drop, ref.fire_engine, ref.smokejumper, ref.helitack):
+        for m in rule(b):
+            assert m["squares"] and all(b.removable(tuple(s)) for s in m["squares"]), (rule.__name__, m)
+    for m in ref.ember(b):
+        assert ref.area_of(tuple(m["from"])) is None and b.placeable(tuple(m["to"]))
