@@ -27,22 +27,31 @@ def own_files(game: Game) -> list[str]:
             rf"bench/{n}\.py$"]
 
 
-def name_patterns(name: str) -> re.Pattern:
+def another_games_file(game: Game, path: str) -> bool:
+    """Whether ``path`` is the engine, module, data, view or rules page of a
+    game other than ``game`` (registered yet or not)."""
+    m = re.match(r"(?:cpp/games/([a-z]+)/|python/smokejumper/([a-z]+)(?:\.py|\.json|/)|"
+                 r"service/static/games/([a-z]+)\.js$|docs/rules/([a-z]+)\.md$)", path)
+    return bool(m) and next(g for g in m.groups() if g) != game.name
+
+
+def name_patterns(name: str, quoted: bool = True) -> re.Pattern:
     """The game's name where code or a path uses it: quoted or a path
     segment, a module or a namespace (NAME.solve, smokejumper.NAME, _core.NAME,
     sj::NAME), an import, or its test files' names. Not the bare word: one
     game's name is another's word for a burning square, said on every line
-    of its rules."""
+    of its rules; and in another game's own files not a quoted word either
+    (``quoted`` False), where such a word may be a card's type."""
     n = re.escape(name)
     return re.compile("|".join([
-        rf"[\"'`/]{n}[\"'`/.]", rf"\b{n}\.(?=[a-z_])", rf"^[ \t]*(?:import|from)[ \t][^\n]*\b{n}\b",
+        *([rf"[\"'`/]{n}[\"'`/.]"] if quoted else []), rf"\b{n}\.(?=[a-z_])", rf"^[ \t]*(?:import|from)[ \t][^\n]*\b{n}\b",
         rf"\b(?:_core|smokejumper|contract|sj|games)(?:\.|::|/){n}\b", rf"\b{n}::",
         rf"\btest_{n}\b", rf"\b{n}_(?:reference|bounds|positions|page|service|cli)\b"]), re.M)
 
 
-def names(game: Game, text: str) -> bool:
+def names(game: Game, text: str, quoted: bool = True) -> bool:
     """Whether ``text`` names the game: as code names it, or by its title."""
-    if name_patterns(game.name).search(text):
+    if name_patterns(game.name, quoted).search(text):
         return True
     others = [g.title for g in registered() if g is not game and game.title in g.title]
     for other in others:  # a title inside another title is the other game's
@@ -71,7 +80,8 @@ def texts() -> dict[str, str]:
 def test_no_file_outside_a_games_own_names_it(game: Game, texts: dict[str, str]):
     allowed = [re.compile(p) for p in own_files(game)]
     named = sorted(f for f, text in texts.items()
-                   if f not in DOCS and not any(p.match(f) for p in allowed) and names(game, text))
+                   if f not in DOCS and not any(p.match(f) for p in allowed)
+                   and names(game, text, quoted=not another_games_file(game, f)))
     assert named == [], f"these files name {game.title} outside its own files"
 
 
