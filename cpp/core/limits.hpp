@@ -43,18 +43,22 @@ class Control {
   std::atomic<uint64_t> nodes_{0};
 };
 
-// Counts nodes locally and checks the limits every kPollInterval nodes, so the
-// hot loop pays one increment and one compare per node.
+// Counts nodes locally and checks the limits every `poll_interval` nodes, so
+// the hot loop pays one increment and one compare per node. A search whose
+// nodes are costly (a sampling search's node is a whole simulated game)
+// polls more often, so that a stop or a deadline is seen within
+// milliseconds either way.
 class Budget {
  public:
   static constexpr uint64_t kPollInterval = 1024;
 
-  Budget(const Limits& limits, Control* control)
+  Budget(const Limits& limits, Control* control, uint64_t poll_interval = kPollInterval)
       : limits_(limits),
         control_(control),
         start_(Clock::now()),
         node_cap_(limits.max_nodes),
-        deadline_(limits.max_seconds) {}
+        deadline_(limits.max_seconds),
+        poll_interval_(poll_interval) {}
 
   // Counts one node; returns false, without counting it, once the search
   // must stop (so a limit of N nodes lets exactly N be searched).
@@ -65,7 +69,7 @@ class Budget {
       return false;
     }
     ++nodes_;
-    if (nodes_ - flushed_ >= kPollInterval) poll();
+    if (nodes_ - flushed_ >= poll_interval_) poll();
     return reason_ == StopReason::kNone;
   }
 
@@ -126,6 +130,7 @@ class Budget {
   uint64_t flushed_ = 0;
   uint64_t node_cap_;  // the limits, narrowed by the current slice
   double deadline_;
+  uint64_t poll_interval_;
   StopReason reason_ = StopReason::kNone;
 };
 

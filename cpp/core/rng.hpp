@@ -1,6 +1,7 @@
 // Seeded, platform-independent random numbers (xoshiro256**, seeded by
 // SplitMix64) so that a seed means the same thing on every machine.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>

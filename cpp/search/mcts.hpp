@@ -15,6 +15,12 @@
 // small, and a decision node's statistics are those of one state, not an
 // average over the states an open-loop node would mix.
 //
+// A game may steer the tree by a value of its own and still report its
+// true outcome: when wins are rare, a shaped value (how near a lost game
+// came) separates moves that a win share of zero cannot. A state with
+// `search_value()` gives both at its end, an evaluator may return a
+// Playout; otherwise the value is the outcome.
+//
 // Limits, determinism, memory:
 // - A node of the Budget is one iteration: one simulated game from the root
 //   through the tree and a rollout to the end.
@@ -43,6 +49,25 @@
 
 namespace sj {
 
+// What one simulated game gives back: the value the tree steers by and
+// the outcome it reports.
+struct Playout {
+  double value;
+  double outcome;
+};
+
+inline Playout as_playout(double v) { return {v, v}; }
+inline Playout as_playout(Playout p) { return p; }
+
+template <class S>
+Playout terminal_playout(const S& s) {
+  if constexpr (requires { s.search_value(); }) {
+    return {s.search_value(), s.value()};
+  } else {
+    return as_playout(s.value());
+  }
+}
+
 template <class S>
 concept SampledGame = std::copyable<S> && requires(S s, const S cs, Rng& rng, std::vector<typename S::Move>& moves,
                                                     const typename S::Move& move) {
@@ -57,7 +82,7 @@ concept SampledGame = std::copyable<S> && requires(S s, const S cs, Rng& rng, st
 // The default evaluator: uniform random moves to the end, chance sampled.
 struct RandomRollout {
   template <SampledGame S>
-  double operator()(S s, Rng& rng, std::vector<typename S::Move>& moves) const {
+  Playout operator()(S s, Rng& rng, std::vector<typename S::Move>& moves) const {
     while (!s.terminal()) {
       if (s.chance()) {
         s.sample_chance(rng);
@@ -67,7 +92,7 @@ struct RandomRollout {
       s.legal_moves(moves);
       s.apply(moves[rng.below(moves.size())]);
     }
-    return s.value();
+    return terminal_playout(s);
   }
 };
 
@@ -75,6 +100,9 @@ struct MctsOptions {
   // UCT's constant, in units of the value (for a score, scale it by the
   // score's range).
   double exploration = 1.4;
+  // Iterations between two looks at the clock and the stop flag: fewer for
+  // a game whose iterations are costly.
+  uint64_t poll_interval = Budget::kPollInterval;
   uint32_t trees = 8;
   uint32_t threads = 1;
   uint64_t seed = 0;
@@ -99,10 +127,12 @@ struct MctsStats {
 
 template <class Move>
 struct MctsResult {
-  std::vector<Move> moves;        // the root's legal moves, in the game's order (empty at a chance root)
-  std::vector<Estimate95> values;  // per move
+  std::vector<Move> moves;         // the root's legal moves, in the game's order (empty at a chance root)
+  std::vector<Estimate95> values;    // per move: the value the tree steered by
+  std::vector<Estimate95> outcomes;  // per move: the outcome (= values unless the game shapes its search value)
   int best = -1;                   // most visits, then higher mean, then first in order
   Estimate95 root;                 // the root's value: its best move's, or at a chance root its mean
+  Estimate95 root_outcome;
   MctsStats stats;
 };
 
@@ -117,6 +147,8 @@ struct Node {
   uint64_t n = 0;
   double sum = 0;
   double sum_sq = 0;
+  double outcome_sum = 0;
+  double outcome_sq = 0;
 };
 
 // A 95% interval for the mean of `n` values summing to `sum` (squares `sq`).
@@ -149,9 +181,9 @@ inline Estimate95 estimate(uint64_t n, double sum, double sq, bool proportion) {
 // The root's per-move sums of one tree, merged in tree order.
 struct RootSums {
   std::vector<uint64_t> n;
-  std::vector<double> sum, sq;
+  std::vector<double> sum, sq, outcome_sum, outcome_sq;
   uint64_t root_n = 0;
-  double root_sum = 0, root_sq = 0;
+  double root_sum = 0, root_sq = 0, root_outcome_sum = 0, root_outcome_sq = 0;
   uint64_t iterations = 0, tree_nodes = 0;
   bool arena_full = false;
   StopReason stopped_by = StopReason::kNone;
@@ -175,16 +207,22 @@ class Tree {
     out.n.assign(root_moves, 0);
     out.sum.assign(root_moves, 0);
     out.sq.assign(root_moves, 0);
+    out.outcome_sum.assign(root_moves, 0);
+    out.outcome_sq.assign(root_moves, 0);
     const Node& root = arena_[0];
     for (uint32_t i = 0; root.expanded && i < root.child_count; ++i) {
       const Node& c = arena_[root.first_child + i];
       out.n[i] = c.n;
       out.sum[i] = c.sum;
       out.sq[i] = c.sum_sq;
+      out.outcome_sum[i] = c.outcome_sum;
+      out.outcome_sq[i] = c.outcome_sq;
     }
     out.root_n = root.n;
     out.root_sum = root.sum;
     out.root_sq = root.sum_sq;
+    out.root_outcome_sum = root.outcome_sum;
+    out.root_outcome_sq = root.outcome_sq;
     out.iterations = budget.nodes();
     out.tree_nodes = arena_.size();
     out.arena_full = full_;
@@ -198,21 +236,21 @@ class Tree {
     path_.clear();
     uint32_t node = 0;
     path_.push_back(node);
-    double value;
+    Playout value;
     for (;;) {
       if (s.terminal()) {
-        value = s.value();
+        value = terminal_playout(s);
         break;
       }
       if (arena_[node].n == 0 && node != 0) {  // a new leaf: value it
-        value = evaluate_(s, rng_, moves_);
+        value = as_playout(evaluate_(s, rng_, moves_));
         break;
       }
       if (s.chance()) {
         const uint64_t key = s.sample_chance(rng_);
         const uint32_t child = chance_child(node, key);
         if (child == 0) {  // no room: value what the sample reached
-          value = evaluate_(s, rng_, moves_);
+          value = as_playout(evaluate_(s, rng_, moves_));
           break;
         }
         node = child;
@@ -222,7 +260,7 @@ class Tree {
       moves_.clear();
       s.legal_moves(moves_);
       if (!arena_[node].expanded && !expand(node, static_cast<uint32_t>(moves_.size()))) {
-        value = evaluate_(s, rng_, moves_);
+        value = as_playout(evaluate_(s, rng_, moves_));
         break;
       }
       const uint32_t i = select(arena_[node]);
@@ -233,8 +271,10 @@ class Tree {
     for (uint32_t n : path_) {
       Node& x = arena_[n];
       ++x.n;
-      x.sum += value;
-      x.sum_sq += value * value;
+      x.sum += value.value;
+      x.sum_sq += value.value * value.value;
+      x.outcome_sum += value.outcome;
+      x.outcome_sq += value.outcome * value.outcome;
     }
   }
 
@@ -323,7 +363,7 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
       Limits share = limits;
       share.max_nodes = limits.max_nodes / trees + (t < limits.max_nodes % trees ? 1 : 0);
       share.max_seconds = limits.max_seconds / mine;
-      Budget budget(share, control);
+      Budget budget(share, control, options.poll_interval);
       Tree<S, Evaluator> tree(root, options, evaluate, arena, capacity, mix64(options.seed ^ mix64(t + 1)));
       sums[t] = tree.run(budget, result.moves.size());
     }
@@ -338,17 +378,22 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
 
   std::vector<uint64_t> n(result.moves.size(), 0);
   std::vector<double> sum(result.moves.size(), 0), sq(result.moves.size(), 0);
+  std::vector<double> out_sum(result.moves.size(), 0), out_sq(result.moves.size(), 0);
   uint64_t root_n = 0;
-  double root_sum = 0, root_sq = 0;
+  double root_sum = 0, root_sq = 0, root_out_sum = 0, root_out_sq = 0;
   for (const RootSums& s : sums) {  // in tree order: the same sums on any thread count
     for (size_t i = 0; i < n.size(); ++i) {
       n[i] += s.n[i];
       sum[i] += s.sum[i];
       sq[i] += s.sq[i];
+      out_sum[i] += s.outcome_sum[i];
+      out_sq[i] += s.outcome_sq[i];
     }
     root_n += s.root_n;
     root_sum += s.root_sum;
     root_sq += s.root_sq;
+    root_out_sum += s.root_outcome_sum;
+    root_out_sq += s.root_outcome_sq;
     result.stats.iterations += s.iterations;
     result.stats.tree_nodes += s.tree_nodes;
     result.stats.arena_full |= s.arena_full;
@@ -359,6 +404,7 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
       result.stats.stopped_by = s.stopped_by;
   }
   for (size_t i = 0; i < n.size(); ++i) {
+    result.outcomes.push_back(estimate(n[i], out_sum[i], out_sq[i], options.proportion));
     result.values.push_back(estimate(n[i], sum[i], sq[i], options.proportion));
     const Estimate95& e = result.values.back();
     if (result.best < 0 || e.n > result.values[static_cast<size_t>(result.best)].n ||
@@ -370,6 +416,8 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
   // the exploring visits of the others); a chance or terminal root, its mean.
   result.root = result.best >= 0 ? result.values[static_cast<size_t>(result.best)]
                                  : estimate(root_n, root_sum, root_sq, options.proportion);
+  result.root_outcome = result.best >= 0 ? result.outcomes[static_cast<size_t>(result.best)]
+                                         : estimate(root_n, root_out_sum, root_out_sq, options.proportion);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
 }
