@@ -20,7 +20,7 @@ from smokejumper.games import Game, registered
 
 GAMES = registered()
 # Games whose solve answers with a winning line, not only a value.
-LINE_GAMES = [g for g in GAMES if "line" in g.operation("solve").response.model_fields]
+LINE_GAMES = [g for g in GAMES if "solve" in g.operations and "line" in g.operation("solve").response.model_fields]
 
 # Files no game reads as a position: the command refuses them before any game looks.
 UNREADABLE = {
@@ -55,13 +55,24 @@ def searches(game: Game) -> list[str]:
     return [op.name for op in game.operations.values() if op.kind == "search" and "position" in op.request.model_fields]
 
 
+def search(game: Game) -> str:
+    """The game's main search of a position: solve where it has one."""
+    return "solve" if "solve" in game.operations else searches(game)[0]
+
+
+def replays_a_line(game: Game) -> bool:
+    """Whether the game's replay takes a file of steps besides the position."""
+    return "replay" in game.operations and any(
+        "list" in str(f.annotation) for n, f in game.operation("replay").request.model_fields.items() if n != "position")
+
+
 @pytest.fixture(scope="module")
 def positions(tmp_path_factory) -> dict[str, object]:
-    """Per game, the position of seed 0 as `generate` writes it."""
+    """Per game, the position of seed 0 as its maker (`generate`) writes it."""
     d = tmp_path_factory.mktemp("positions")
     out = {}
     for game in GAMES:
-        res = run("generate", game.name, "--seed", 0)
+        res = run(game.maker, game.name, "--seed", 0)
         assert res.returncode == 0, res.stderr
         out[game.name] = write(d / f"{game.name}.json", res.stdout)
     return out
@@ -120,17 +131,17 @@ def test_a_bad_position_file_exits_2_with_one_line_naming_the_field(tmp_path, ga
 
 @pytest.mark.parametrize("game", GAMES, ids=name)
 def test_a_bad_position_on_stdin_exits_2(game):
-    assert_bad_input(run("solve", game.name, "-", stdin="[" * 100_000))
-    assert_bad_input(run("solve", game.name, "-", stdin="not json"))
+    assert_bad_input(run(search(game), game.name, "-", stdin="[" * 100_000))
+    assert_bad_input(run(search(game), game.name, "-", stdin="not json"))
 
 
 @pytest.mark.parametrize("game", GAMES, ids=name)
 def test_a_missing_file_exits_2(tmp_path, game):
-    assert "nope.json" in assert_bad_input(run("solve", game.name, tmp_path / "nope.json"))
-    assert_bad_input(run("solve", game.name, tmp_path))  # a directory
+    assert "nope.json" in assert_bad_input(run(search(game), game.name, tmp_path / "nope.json"))
+    assert_bad_input(run(search(game), game.name, tmp_path))  # a directory
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if "replay" in g.operations], ids=name)
+@pytest.mark.parametrize("game", [g for g in GAMES if replays_a_line(g)], ids=name)
 def test_a_missing_or_unreadable_line_file_exits_2(positions, tmp_path, game):
     assert_bad_input(run("replay", game.name, positions[game.name], tmp_path / "missing_line.json"))
     for content, line in UNREADABLE_LINES.items():
@@ -166,6 +177,7 @@ def test_bad_arguments_exit_2(args):
 @pytest.mark.parametrize("game", GAMES, ids=name)
 def test_bad_arguments_of_a_game_exit_2(positions, game, args):
     verb, *rest = args
+    verb = {"solve": search(game), "generate": game.maker}[verb]
     assert_bad_input(run(verb, game.name, *(positions[game.name] if a == "POSITION" else a for a in rest)))
 
 
@@ -195,7 +207,7 @@ def test_replay_exits_0_only_for_a_legal_winning_line(won):
     assert_replay(game, position, write(d / "after_the_win.json", line + line[:1]), 1, illegal=True)
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if "replay" in g.operations], ids=name)
+@pytest.mark.parametrize("game", [g for g in GAMES if replays_a_line(g)], ids=name)
 def test_replay_of_no_steps_exits_1(positions, tmp_path, game):
     assert_replay(game.name, positions[game.name], write(tmp_path / "empty.json", []), 1)
 
@@ -209,6 +221,7 @@ def test_closed_stdout_exits_141_without_a_word(positions, game, args):
     """As `smokejumper solve ... | head -2` once the reader has gone: the
     read end is closed before the command writes anything."""
     verb, *rest = args
+    verb = {"solve": search(game), "generate": game.maker}[verb]
     args = [verb, game.name, *(str(positions[game.name]) if a == "POSITION" else a for a in rest)]
     r, w = os.pipe()
     os.close(r)
@@ -222,6 +235,6 @@ def test_closed_stdout_exits_141_without_a_word(positions, game, args):
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 @pytest.mark.parametrize("game", GAMES, ids=name)
 def test_ctrl_c_stops_the_search_at_once(tmp_path, game, as_json):
-    """On the game's HARD solve (its contract file): minutes of search."""
-    path = write(tmp_path / "hard.json", contract(game).HARD["solve"]["position"])
-    assert_interrupts("solve", game.name, path, "--max-seconds", 60, *(["--json"] if as_json else []))
+    """On the game's HARD search (its contract file): minutes of search."""
+    path = write(tmp_path / "hard.json", contract(game).HARD[search(game)]["position"])
+    assert_interrupts(search(game), game.name, path, "--max-seconds", 60, *(["--json"] if as_json else []))

@@ -28,10 +28,11 @@ def own_files(game: Game) -> list[str]:
 
 
 def another_games_file(game: Game, path: str) -> bool:
-    """Whether ``path`` is the engine, module, data, view or rules page of a
-    game other than ``game`` (registered yet or not)."""
+    """Whether ``path`` is the engine, module, data, view, rules page or a
+    test file of a game other than ``game`` (registered yet or not)."""
     m = re.match(r"(?:cpp/games/([a-z]+)/|python/smokejumper/([a-z]+)(?:\.py|\.json|/)|"
-                 r"service/static/games/([a-z]+)\.js$|docs/rules/([a-z]+)\.md$)", path)
+                 r"service/static/games/([a-z]+)\.js$|docs/rules/([a-z]+)\.md$|"
+                 r"tests/(?:.*/)?(?:test_)?([a-z]+?)(?:_[a-z_]+)?\.py$)", path)
     return bool(m) and next(g for g in m.groups() if g) != game.name
 
 

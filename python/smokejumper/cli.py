@@ -75,8 +75,12 @@ def _file_fields(model: type[BaseModel]) -> list[str]:
 
 
 def _is_document(annotation: Any) -> bool:
+    """A model, a union of models (a move or a chance event), or a list."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return True
+    members = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if members and typing.get_origin(annotation) is not list:
+        return all(isinstance(a, type) and issubclass(a, BaseModel) for a in members)
     return typing.get_origin(annotation) is list
 
 

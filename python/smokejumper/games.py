@@ -84,6 +84,8 @@ class Game:
     operations: Mapping[str, Operation]
     # How a move is written for a person ("colour 0 into (1, 0) flying E").
     move_text: Callable[[Any], str]
+    # The operation that makes a game's start from a seed.
+    maker: str = "generate"
 
     def operation(self, name: str) -> Operation:
         try:
