@@ -64,8 +64,8 @@ const DECISIONS = {
   pick: "Pick the card to play.",
 };
 const STATUS = {
-  won: "Won: all three enemy towers burned.",
-  lost: "Lost: a gem reached your back corner [0,0].",
+  win: "Won: all three enemy towers burned.",
+  loss: "Lost: a gem reached your back corner [0,0], or a penalty card could not be placed.",
   timeout: "Timeout: the turn limit came first.",
 };
 
@@ -357,8 +357,6 @@ button.ft-card:hover:not(:disabled) { background: #f3eee7; }
 .ft-moves li.hinted { box-shadow: inset 3px 0 0 var(--water); }
 .ft-moves .ftext, .hint-list .ftext { overflow-wrap: anywhere; }
 .ft-value { font-size: 12px; color: var(--muted); font-variant-numeric: tabular-nums; }
-.badge.won { background: var(--win); }
-.badge.lost { background: var(--loss); }
 .badge.timeout { background: var(--unknown); }
 `;
 
@@ -827,7 +825,7 @@ export function mount(root, game) {
     if (state.hint && state.hint.record !== state.record) clearHint();
     editor.show(answer.record);
     render();
-    showOutcome(answer.status, { won: `${STATUS.won} Score ${answer.score ?? "?"} of 9.`, lost: STATUS.lost, timeout: STATUS.timeout });
+    showOutcome(answer.status, { win: `${STATUS.win} Score ${answer.score ?? "?"} of 9.`, loss: STATUS.loss, timeout: STATUS.timeout });
   }
 
   const gameSeed = () => Math.round(numberFrom(ui.seed, 0, 0));

@@ -1,0 +1,135 @@
+// The 16x16 board as four 64-bit words: square s = 16 * row + column, row 0
+// north, so a word holds four rows and shifting by 16 moves one row. Every
+// rule of the game is a few shifts and masks on these sets.
+#pragma once
+#include <array>
+#include <bit>
+#include <cstdint>
+
+namespace sj::firetower {
+
+constexpr int kSide = 16;
+constexpr int kSquares = kSide * kSide;
+using Square = uint8_t;
+
+constexpr int row_of(int s) { return s >> 4; }
+constexpr int col_of(int s) { return s & 15; }
+constexpr int square_at(int r, int c) { return r * kSide + c; }
+constexpr bool on_board(int r, int c) { return r >= 0 && r < kSide && c >= 0 && c < kSide; }
+
+// N, E, S, W, then the diagonals NE, NW, SE, SW (spec section 1).
+enum Dir : uint8_t { kN, kE, kS, kW, kDirNE, kDirNW, kDirSE, kDirSW, kNoDir = 255 };
+constexpr int kDirRow[8] = {-1, 0, 1, 0, -1, -1, 1, 1};
+constexpr int kDirCol[8] = {0, 1, 0, -1, 1, -1, 1, -1};
+constexpr const char* kDirName[8] = {"N", "E", "S", "W", "NE", "NW", "SE", "SW"};
+
+struct Bits {
+  std::array<uint64_t, 4> w{};
+
+  static Bits one(int s) {
+    Bits b;
+    b.set(s);
+    return b;
+  }
+  bool test(int s) const { return (w[s >> 6] >> (s & 63)) & 1; }
+  void set(int s) { w[s >> 6] |= uint64_t{1} << (s & 63); }
+  void clear(int s) { w[s >> 6] &= ~(uint64_t{1} << (s & 63)); }
+  bool any() const { return (w[0] | w[1] | w[2] | w[3]) != 0; }
+  bool none() const { return !any(); }
+  int count() const {
+    return std::popcount(w[0]) + std::popcount(w[1]) + std::popcount(w[2]) + std::popcount(w[3]);
+  }
+  // The lowest square, or -1.
+  int first() const {
+    for (int i = 0; i < 4; ++i)
+      if (w[i]) return i * 64 + std::countr_zero(w[i]);
+    return -1;
+  }
+  Bits operator&(const Bits& o) const { return {{w[0] & o.w[0], w[1] & o.w[1], w[2] & o.w[2], w[3] & o.w[3]}}; }
+  Bits operator|(const Bits& o) const { return {{w[0] | o.w[0], w[1] | o.w[1], w[2] | o.w[2], w[3] | o.w[3]}}; }
+  Bits operator~() const { return {{~w[0], ~w[1], ~w[2], ~w[3]}}; }
+  Bits minus(const Bits& o) const { return *this & ~o; }
+  Bits& operator|=(const Bits& o) { return *this = *this | o; }
+  Bits& operator&=(const Bits& o) { return *this = *this & o; }
+  bool operator==(const Bits&) const = default;
+
+  // Every square moved one row south (towards row 15) or north.
+  Bits south() const {
+    return {{w[0] << 16, (w[1] << 16) | (w[0] >> 48), (w[2] << 16) | (w[1] >> 48), (w[3] << 16) | (w[2] >> 48)}};
+  }
+  Bits north() const {
+    return {{(w[0] >> 16) | (w[1] << 48), (w[1] >> 16) | (w[2] << 48), (w[2] >> 16) | (w[3] << 48), w[3] >> 16}};
+  }
+  // One column east or west; nothing wraps into the next row.
+  Bits east() const {
+    constexpr uint64_t keep = ~0x8000800080008000ull;  // column 15 leaves the board
+    return {{(w[0] & keep) << 1, (w[1] & keep) << 1, (w[2] & keep) << 1, (w[3] & keep) << 1}};
+  }
+  Bits west() const {
+    constexpr uint64_t keep = ~0x0001000100010001ull;  // column 0 leaves the board
+    return {{(w[0] & keep) >> 1, (w[1] & keep) >> 1, (w[2] & keep) >> 1, (w[3] & keep) >> 1}};
+  }
+  // Moved by one step of direction d (diagonals included).
+  Bits step(int d) const {
+    switch (d) {
+      case kN: return north();
+      case kE: return east();
+      case kS: return south();
+      case kW: return west();
+      case kDirNE: return north().east();
+      case kDirNW: return north().west();
+      case kDirSE: return south().east();
+      case kDirSW: return south().west();
+    }
+    return {};
+  }
+  // Squares orthogonally adjacent to some square of this set.
+  Bits adjacent() const { return north() | south() | east() | west(); }
+
+  template <class F>
+  void each(F&& f) const {
+    for (int i = 0; i < 4; ++i)
+      for (uint64_t x = w[i]; x; x &= x - 1) f(i * 64 + std::countr_zero(x));
+  }
+};
+
+// Fixed regions (spec section 1).
+enum Tower : uint8_t { kNW, kNE, kSW, kSE };
+constexpr const char* kTowerName[4] = {"NW", "NE", "SW", "SE"};
+constexpr int kAreaRow[4] = {0, 0, 13, 13};
+constexpr int kAreaCol[4] = {0, 13, 0, 13};
+constexpr int kBackCorner[4] = {square_at(0, 0), square_at(0, 15), square_at(15, 0), square_at(15, 15)};
+
+struct Regions {
+  Bits flame;          // the Eternal Flame
+  Bits area[4];        // tower areas
+  Bits any_area;
+  Bits quadrant[4];    // NW, NE, SW, SE
+  Bits all;
+  Regions() {
+    for (int s = 0; s < kSquares; ++s) {
+      const int r = row_of(s), c = col_of(s);
+      all.set(s);
+      if ((r == 7 || r == 8) && (c == 7 || c == 8)) flame.set(s);
+      quadrant[(r < 8 ? 0 : 2) + (c < 8 ? 0 : 1)].set(s);
+      for (int t = 0; t < 4; ++t)
+        if (r >= kAreaRow[t] && r < kAreaRow[t] + 3 && c >= kAreaCol[t] && c < kAreaCol[t] + 3) {
+          area[t].set(s);
+          any_area.set(s);
+        }
+    }
+  }
+};
+
+inline const Regions& regions() {
+  static const Regions r;
+  return r;
+}
+
+inline int area_of(int s) {
+  for (int t = 0; t < 4; ++t)
+    if (regions().area[t].test(s)) return t;
+  return -1;
+}
+
+}  // namespace sj::firetower

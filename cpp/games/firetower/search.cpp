@@ -1,0 +1,511 @@
+#include "games/firetower/search.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <unordered_map>
+
+#include "core/bits.hpp"
+#include "core/error.hpp"
+#include "games/firetower/io.hpp"
+
+namespace sj::firetower {
+
+namespace {
+
+constexpr double kWon = 1e6;
+
+int least_distance(const Bits& burning, int corner) {
+  int best = 99;
+  const int r0 = row_of(corner), c0 = col_of(corner);
+  burning.each([&](int sq) { best = std::min(best, std::abs(row_of(sq) - r0) + std::abs(col_of(sq) - c0)); });
+  return best;
+}
+
+// A position still in play, as the tree steers by it (below any win's
+// 1): burned towers first, then the fire's distance to the enemies' back
+// corners, then its distance from the own one and the own area's gems;
+// section 14's h in weight order.
+double horizon_value(const State& s) {
+  const Regions& reg = regions();
+  const Bits burning = s.gems | reg.flame;
+  double burned = 0, near = 0;
+  for (int t = kNE; t <= kSE; ++t) {
+    if (s.burned >> t & 1) burned += 1;
+    else near += std::max(0.0, 1.0 - least_distance(burning, kBackCorner[t]) / 14.0);
+  }
+  const double safe = std::min(14, least_distance(burning, kBackCorner[kNW])) / 14.0;
+  const double area = (s.gems & reg.area[kNW]).count() / 9.0;
+  return 0.5 * burned / 3 + 0.15 * near / 3 + 0.2 * safe + 0.1 * (1 - area);
+}
+
+// A position's identity for merging moves and caching: every field that
+// the rules read (padding never enters it).
+uint64_t state_key(const State& s) {
+  uint64_t h = 0x51ED270B27F1A3C5ull;
+  auto mix = [&](uint64_t x) { h = mix64(h ^ (x + 0x9E3779B97F4A7C15ull + (h << 6))); };
+  for (const Bits* b : {&s.gems, &s.breaks, &s.hawks, &s.pending})
+    for (uint64_t w : b->w) mix(w);
+  for (const auto* a : {&s.hand, &s.draw, &s.discard, &s.aside, &s.inferno})
+    for (size_t i = 0; i < a->size(); i += 8) {
+      uint64_t w = 0;
+      for (size_t j = 0; j < 8; ++j) w |= uint64_t{(*a)[i + j]} << (8 * j);
+      mix(w);
+    }
+  for (int i = 0; i < s.known; ++i) mix(s.order[static_cast<size_t>(i)]);
+  for (int i = 0; i < s.inferno_known; ++i) mix(s.inferno_order[static_cast<size_t>(i)] + 1000u);
+  for (int i = 0; i < s.inferno_discards; ++i) mix(s.inferno_discard[static_cast<size_t>(i)] + 2000u);
+  mix(uint64_t{s.revealed} | uint64_t{s.penalty} << 8 | uint64_t{s.round_ends} << 9 | uint64_t{s.draw_ordered} << 10 |
+      uint64_t{s.inferno_ordered} << 11 | uint64_t{s.wind} << 16 |
+      uint64_t{s.burned} << 24 | uint64_t{s.player_bucket} << 32 | uint64_t{s.enemy_buckets_used} << 40 |
+      uint64_t{s.bucket_taken} << 48 | uint64_t{s.heavy_winds_back} << 49 | uint64_t{s.lookout_back} << 50 |
+      uint64_t{static_cast<uint8_t>(s.status)} << 56);
+  mix(uint64_t{s.turn} | uint64_t{s.round} << 16 | uint64_t{s.steps_open} << 32 | uint64_t{s.storms_waiting} << 40 |
+      uint64_t{s.storm_dir} << 48 | uint64_t{static_cast<uint8_t>(s.need)} << 56);
+  for (int i = 0; i < s.depth; ++i) {
+    const Frame& f = s.stack[static_cast<size_t>(i)];
+    mix(uint64_t{static_cast<uint8_t>(f.task)} | uint64_t{f.stage} << 8 | uint64_t{f.a} << 16 | uint64_t{f.b} << 24);
+  }
+  return h;
+}
+
+// The member of a hawk family whose JSON comes first in the canonical
+// order (section 12): per list, element by element, the square whose text
+// is least among those that still leave room for the rest. A square's
+// text ends with ']', which no other character of it is, so the first
+// element that differs decides.
+Move canonical_first(const HawkFamily& f, const Rules& rules) {
+  auto least = [](const uint8_t* from, int n, int k, uint8_t* out) {
+    int next = 0;
+    for (int i = 0; i < k; ++i) {
+      int best = -1;
+      for (int j = next; j <= n - (k - i); ++j)
+        if (best < 0 || square_json(from[j]) < square_json(from[best])) best = j;
+      out[i] = from[best];
+      next = best + 1;
+    }
+  };
+  Move best_move = f.base;
+  std::string best_text;
+  for (int take = 0; take <= f.max_take; ++take) {
+    const int size = f.own + f.placed + take;
+    if (f.placed + take == 0 || size > f.ncells || take > f.nenemies) continue;
+    Move m = f.base;
+    m.nsq = static_cast<uint8_t>(size);
+    m.ntake = static_cast<uint8_t>(take);
+    least(f.cells.data(), f.ncells, size, m.sq.data());
+    least(f.enemies.data(), f.nenemies, take, m.sq.data() + size);
+    const std::string text = move_json(m, rules);
+    if (best_text.empty() || text < best_text) best_text = text, best_move = m;
+  }
+  return best_move;
+}
+
+// A few arrangements of a hawk card for the search to try (it cannot try
+// billions): its canonical first, every hawk kept and the new ones on the
+// squares next to fire nearest the own back corner, and all of them there.
+void hawk_candidates(const Engine& engine, const State& s, const HawkFamily& f, std::vector<Move>& out) {
+  out.push_back(canonical_first(f, engine.rules()));
+  const Bits touching = engine.placeable(s) & engine.fire(s).adjacent();
+  std::vector<uint8_t> near(f.cells.begin(), f.cells.begin() + f.ncells);
+  std::stable_sort(near.begin(), near.end(), [&](uint8_t a, uint8_t b) {
+    const int ta = touching.test(a) ? 0 : 1, tb = touching.test(b) ? 0 : 1;
+    return ta != tb ? ta < tb : row_of(a) + col_of(a) < row_of(b) + col_of(b);
+  });
+  const Bits own = s.hawks & regions().quadrant[kNW];
+  for (bool keep : {true, false}) {
+    const int take = f.max_take;
+    const int size = f.own + f.placed + take;
+    if (f.placed + take == 0 || size > f.ncells || take > f.nenemies) continue;
+    Bits chosen = keep ? own : Bits{};
+    for (uint8_t sq : near)
+      if (chosen.count() < size) chosen.set(sq);
+    Move m = f.base;
+    m.nsq = 0;
+    chosen.each([&](int sq) { m.sq[m.nsq++] = static_cast<uint8_t>(sq); });
+    m.ntake = static_cast<uint8_t>(take);
+    for (int i = 0; i < take; ++i) m.sq[static_cast<size_t>(size + i)] = f.enemies[static_cast<size_t>(i)];
+    if (f.contains(m) && std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  }
+}
+
+// Every move as the searches see it: the listed moves and a few of each
+// hawk family.
+void searchable_moves(const Engine& engine, const State& s, MoveList& list, std::vector<Move>& out) {
+  list.load(engine, s);
+  out = list.moves;
+  for (const HawkFamily& f : list.families) hawk_candidates(engine, s, f, out);
+}
+
+struct Scored {
+  Move move;
+  double h;
+  uint64_t key;
+};
+
+// Each move's h after its deterministic effect, best first (ties in
+// generation order).
+void rank_by_greedy(const Engine& engine, const State& s, const std::vector<Move>& moves, std::vector<Scored>& out) {
+  out.clear();
+  for (const Move& m : moves) {
+    State next = s;
+    engine.apply(next, m);
+    out.push_back({m, greedy_value(next), state_key(next)});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Scored& a, const Scored& b) { return a.h > b.h; });
+}
+
+// The rollout policy of the search: greedy's h over a few moves. At the
+// action, one play of each card in the hand (generated card by card, not
+// the whole action's list) and a discard of one card; elsewhere a sample
+// of the decision's moves (all of them when few).
+struct SampledGreedy {
+  static constexpr size_t kSample = 6;
+  Move operator()(const Engine& engine, const State& s, Rng& rng, MoveList& list) const {
+    Move best{};
+    double best_h = -2 * kWon;
+    auto consider = [&](const Move& m) {
+      State next = s;
+      engine.apply(next, m);
+      const double h = greedy_value(next);
+      if (h > best_h) best_h = h, best = m;
+    };
+    if (s.need == Need::kAction && s.hand_count >= 2) {
+      const auto& cards = engine.rules().cards;
+      for (size_t k = 0; k < cards.size(); ++k) {
+        if (!s.hand[k]) continue;
+        engine.card_plays(s, static_cast<uint8_t>(k), list.moves, &list.families);
+        const uint64_t n = list.size();
+        if (n) consider(list.at(rng.below(n)));
+      }
+      uint64_t pick = rng.below(s.hand_count);
+      Move discard;
+      discard.type = MoveType::kDiscard;
+      discard.ncards = 1;
+      for (size_t k = 0; k < cards.size(); ++k) {
+        if (pick < s.hand[k]) {
+          discard.cards[0] = static_cast<uint8_t>(k);
+          break;
+        }
+        pick -= s.hand[k];
+      }
+      consider(discard);
+      return best;
+    }
+    list.load(engine, s);
+    const uint64_t n = list.size();
+    if (n == 1) return list.at(0);
+    for (size_t i = 0; i < std::min<uint64_t>(kSample, n); ++i) consider(list.at(n <= kSample ? i : rng.below(n)));
+    return best;
+  }
+};
+
+// Each search thread's ranked moves inside the tree, by position key; a
+// hint clears its own thread's (the others start with the threads).
+thread_local std::unordered_map<uint64_t, std::vector<Move>> inner_cache;
+
+// The game as cpp/search/mcts.hpp sees it (SampledGame).
+struct SearchState {
+  using Move = firetower::Move;
+  const Engine* engine = nullptr;
+  State s;
+  bool score = false;
+  const std::vector<Move>* root_moves = nullptr;  // the candidates valued at the root
+
+  bool terminal() const { return s.over(); }
+  double value() const {
+    if (s.status != Status::kWin) return 0.0;
+    return score ? static_cast<double>(s.score) : 1.0;
+  }
+  // What the tree steers by at a game's end: a win above everything (its
+  // score too, for that objective), a loss 0, a timeout as a position in
+  // play. Rollouts steer by the position a few turns on (Rollout): wins are
+  // rare at most levels, and a share of zero for every move would leave
+  // the tree blind.
+  double search_value() const {
+    if (s.status == Status::kWin) return score ? 0.5 + 0.5 * s.score / 9.0 : 1.0;
+    return s.status == Status::kTimeout ? horizon_value(s) : 0.0;
+  }
+  bool chance() const { return s.at_chance(); }
+  uint64_t sample_chance(Rng& rng) {
+    thread_local std::vector<Outcome> outcomes;
+    engine->outcomes(s, outcomes);
+    const uint8_t v = sample_outcome(outcomes, rng);
+    root_moves = nullptr;
+    const uint64_t key = uint64_t{static_cast<uint8_t>(s.need)} << 8 | v;
+    engine->apply_chance(s, v);
+    return key;
+  }
+  void legal_moves(std::vector<Move>& out) const {
+    if (root_moves) {
+      out = *root_moves;
+      return;
+    }
+    inner_candidates(out);
+  }
+  void apply(const Move& m) {
+    root_moves = nullptr;
+    engine->apply(s, m);
+  }
+
+  // Inside the tree: greedy's best few, ranked once per position (cached
+  // by key, per thread, bounded) since the tree asks at every pass.
+  void inner_candidates(std::vector<Move>& out) const {
+    static constexpr size_t kInner = 8, kCache = 1 << 12;
+    std::unordered_map<uint64_t, std::vector<Move>>& cache = inner_cache;
+    thread_local MoveList list;
+    thread_local std::vector<Move> all;
+    thread_local std::vector<Scored> ranked;
+    const uint64_t key = state_key(s);
+    const auto hit = cache.find(key);
+    if (hit != cache.end()) {
+      out = hit->second;
+      return;
+    }
+    searchable_moves(*engine, s, list, all);
+    rank_by_greedy(*engine, s, all, ranked);
+    out.clear();
+    std::vector<uint64_t> seen;
+    for (const Scored& x : ranked) {
+      if (out.size() == kInner) break;
+      if (std::find(seen.begin(), seen.end(), x.key) != seen.end()) continue;  // the same next position
+      seen.push_back(x.key);
+      out.push_back(x.move);
+    }
+    if (cache.size() >= kCache) cache.clear();
+    cache.emplace(key, out);
+  }
+};
+
+// A rollout: sampled greedy to the end, for the outcome reported; the
+// tree steers by the position `kHorizon` turns after the rollout began
+// (fewer random draws decide it than the game's end), or by the end
+// when the game ended first.
+struct Rollout {
+  static constexpr int kHorizon = 4;
+  bool score = false;
+  Playout operator()(SearchState g, Rng& rng, std::vector<Move>&) const {
+    thread_local MoveList list;
+    const Engine& engine = *g.engine;
+    State& s = g.s;
+    const int horizon = s.turn + kHorizon;
+    double steer = -1;
+    std::vector<Outcome> outcomes;
+    while (!s.over()) {
+      if (steer < 0 && s.turn >= horizon) steer = horizon_value(s);
+      if (s.at_chance()) {
+        engine.outcomes(s, outcomes);
+        engine.apply_chance(s, sample_outcome(outcomes, rng));
+        continue;
+      }
+      engine.apply(s, SampledGreedy{}(engine, s, rng, list));
+    }
+    const Playout end = terminal_playout(g);
+    if (steer < 0 || s.status == Status::kWin) return end;
+    return {steer, end.outcome};
+  }
+};
+
+}  // namespace
+
+Policy policy_named(const std::string& name) {
+  if (name == "random") return Policy::kRandom;
+  if (name == "greedy") return Policy::kGreedy;
+  if (name == "mcts") return Policy::kMcts;
+  throw InvalidInput("policy: \"" + name + "\" is not one of mcts, greedy, random");
+}
+
+double greedy_value(const State& s) {
+  if (s.status == Status::kWin) return kWon;
+  if (s.status == Status::kLoss) return -kWon;
+  const Regions& reg = regions();
+  const Bits burning = s.gems | reg.flame;
+  double h = 0;
+  for (int t = kNE; t <= kSE; ++t) {
+    if (s.burned >> t & 1) h += 1000;
+    else h -= least_distance(burning, kBackCorner[t]);
+  }
+  return h + 4.0 * least_distance(burning, kBackCorner[kNW]) - 2.0 * (s.gems & reg.area[kNW]).count();
+}
+
+uint64_t MoveList::size() const {
+  uint64_t n = moves.size();
+  for (const HawkFamily& f : families) n += f.count;
+  return n;
+}
+
+Move MoveList::at(uint64_t i) const {
+  if (i < moves.size()) return moves[i];
+  i -= moves.size();
+  for (const HawkFamily& f : families) {
+    if (i < f.count) return f.unrank(i);
+    i -= f.count;
+  }
+  return moves.empty() ? Move{} : moves.back();
+}
+
+Move random_move(const Engine& engine, const State& s, Rng& rng, MoveList& list) {
+  if (s.need == Need::kAction) return engine.random_action(s, rng);
+  list.load(engine, s);
+  return list.at(rng.below(list.size()));
+}
+
+// Section 14's greedy: the move whose next position (its deterministic
+// effect, forced moves included, stopped at the first chance event or
+// decision) has the highest h; ties to the first in canonical order. A
+// hawk family's moves change no fire, so they tie: its canonical first
+// stands for it.
+Move greedy_move(const Engine& engine, const State& s, MoveList& list) {
+  list.load(engine, s);
+  std::vector<Move> moves = list.moves;
+  for (const HawkFamily& f : list.families) moves.push_back(canonical_first(f, engine.rules()));
+  Move best{};
+  double best_h = 0;
+  std::string best_text;
+  bool first = true;
+  for (const Move& m : moves) {
+    State next = s;
+    engine.apply(next, m);
+    const double h = greedy_value(next);
+    if (!first && h < best_h) continue;
+    const std::string text = move_json(m, engine.rules());
+    if (first || h > best_h || text < best_text) {
+      best = m;
+      best_h = h;
+      best_text = text;
+      first = false;
+    }
+  }
+  return best;
+}
+
+HintResult hint(const Engine& engine, const State& s, const Limits& limits, const HintOptions& o, Control* control) {
+  if (s.over()) throw InvalidInput(std::string("hint: the game is over (") + status_name(s.status) + ")");
+  HintResult out;
+  out.threads = o.threads;
+  MoveList list;
+  std::vector<Move> all;
+  std::vector<Move> candidates;
+  std::vector<std::vector<Move>> merged;
+  if (s.at_decision()) {
+    searchable_moves(engine, s, list, all);
+    out.moves_total = list.size();
+    std::vector<Scored> ranked;
+    rank_by_greedy(engine, s, all, ranked);
+    // Moves to the same next position are one (section 12): the first in
+    // canonical order stands for them.
+    std::vector<std::pair<uint64_t, std::vector<Move>>> groups;
+    for (const Scored& x : ranked) {
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& p) { return p.first == x.key; });
+      if (g == groups.end()) groups.push_back({x.key, {x.move}});
+      else g->second.push_back(x.move);
+    }
+    for (auto& [key, moves] : groups) {
+      std::sort(moves.begin(), moves.end(), [&](const Move& a, const Move& b) {
+        return move_json(a, engine.rules()) < move_json(b, engine.rules());
+      });
+      if (candidates.size() < o.root_candidates) candidates.push_back(moves[0]);
+      merged.push_back(moves);
+    }
+  }
+  inner_cache.clear();
+  SearchState root{&engine, s, o.score, s.at_decision() ? &candidates : nullptr};
+  MctsOptions mo;
+  mo.seed = o.seed;
+  mo.threads = std::max<uint32_t>(1, o.threads);
+  mo.trees = o.trees;
+  mo.proportion = !o.score;
+  mo.exploration = 1.0;  // the search value lies in [0, 1] for both objectives
+  mo.poll_interval = 4;  // an iteration is a whole simulated game, about a millisecond
+  const auto r = mcts(root, limits, mo, control, Rollout{o.score});
+  out.stats = r.stats;
+  out.root = r.root_outcome;
+  out.candidates = candidates.size();
+  std::vector<size_t> order(merged.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto value_of = [&](size_t i) -> const Estimate95* { return i < r.outcomes.size() ? &r.outcomes[i] : nullptr; };
+  auto guide_of = [&](size_t i) { return i < r.values.size() ? r.values[i].mean : 0.0; };
+  // Best first: the most samples (UCT spends them on the moves that look
+  // best), then the higher value; moves the search did not value last.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const Estimate95* x = value_of(a);
+    const Estimate95* y = value_of(b);
+    if (!x || !y) return x && !y;
+    if (x->n != y->n) return x->n > y->n;
+    return x->mean > y->mean;
+  });
+  for (size_t i : order) {
+    HintMove h;
+    h.move = merged[i][0];
+    h.equivalent.assign(merged[i].begin() + 1, merged[i].end());
+    if (const Estimate95* v = value_of(i)) h.value = *v;
+    else h.value = Estimate95{0, 0, 0, o.score ? 9.0 : 1.0};
+    h.search_value = guide_of(i);
+    out.moves.push_back(std::move(h));
+  }
+  return out;
+}
+
+PlayResult play_game(const Rules& rules, int level, uint64_t seed, Policy policy, const Limits& limits, int turn_limit,
+                     uint32_t threads, Control* control, bool record) {
+  const auto started = std::chrono::steady_clock::now();
+  const Engine engine(rules);
+  PlayResult out;
+  State s = new_game(rules, level, seed, false, turn_limit);
+  if (record) out.start = *write_position(s, rules);
+  engine.advance(s);
+  Rng chance(mix64(seed ^ 0xC4A2CE5EEDull));  // the deal's dice and draws, the same for every policy
+  Rng choices(mix64(seed ^ 0x90C1C1E5ull));
+  MoveList list;
+  std::vector<Outcome> outcomes;
+  while (!s.over()) {
+    if (control && control->stop_requested()) {
+      out.stopped = true;
+      break;
+    }
+    if (s.at_chance()) {
+      engine.outcomes(s, outcomes);
+      const uint8_t v = sample_outcome(outcomes, chance);
+      if (record) out.events.push_back(chance_json(s, v, rules));
+      engine.apply_chance(s, v);
+      continue;
+    }
+    Move m;
+    if (policy == Policy::kRandom) {
+      m = random_move(engine, s, choices, list);
+    } else if (policy == Policy::kGreedy) {
+      m = greedy_move(engine, s, list);
+    } else {
+      HintOptions o;
+      o.seed = mix64(seed + out.decisions);
+      o.threads = threads;
+      const HintResult h = hint(engine, s, limits, o, control);
+      out.nodes += h.stats.iterations;
+      m = h.moves.front().move;
+    }
+    if (record) out.events.push_back(move_json(m, rules));
+    engine.apply(s, m);
+    ++out.decisions;
+  }
+  out.status = s.status;
+  out.score = s.score;
+  out.turns = s.turn;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+PlayoutStats playouts(const Rules& rules, int level, uint64_t seed, uint64_t games, Policy policy) {
+  const auto started = std::chrono::steady_clock::now();
+  PlayoutStats out;
+  for (uint64_t g = 0; g < games; ++g) {
+    const PlayResult r = play_game(rules, level, seed + g, policy, Limits{}, 100, 1, nullptr, false);
+    ++out.games;
+    out.decisions += r.decisions;
+    if (r.status == Status::kWin) ++out.wins, out.score_sum += static_cast<uint64_t>(r.score);
+    else if (r.status == Status::kLoss) ++out.losses;
+    else ++out.timeouts;
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+}  // namespace sj::firetower
