@@ -37,9 +37,10 @@ test: install
 SAN_VENV := .venv-sanitize
 SAN_PY := $(SAN_VENV)/bin/python
 SAN_STAMP := $(SAN_VENV)/.installed
-# Every test, about 6 minutes here; test_bounds.py on 100 cases per game, not
-# 2,000: its time goes to the Python reference solvers, and `make test` has
-# run it whole.
+# Every test; test_bounds.py on 100 cases per game, not 2,000, and Fire
+# Tower's cross-check and soak on a sixth and a tenth of theirs: their time
+# goes to the Python references and to Python's own loop, and `make test`
+# has run them whole.
 SAN_TESTS ?= tests
 
 $(SAN_PY):
@@ -54,7 +55,7 @@ $(SAN_STAMP): $(SAN_PY) $(SOURCES)
 test-sanitize: $(SAN_STAMP)
 	LD_PRELOAD="$$(ldd $(SAN_VENV)/lib/python*/site-packages/smokejumper/_core*.so | awk '/libasan/ {a=$$3} /libstdc\+\+/ {s=$$3} END {print a, s}')" \
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	SMOKEJUMPER_BOUNDS_CASES=100 \
+	SMOKEJUMPER_BOUNDS_CASES=100 SMOKEJUMPER_CROSS_CASES=100 SMOKEJUMPER_SOAK_GAMES=200 \
 	  $(SAN_PY) -m pytest -q --capture=sys $(SAN_TESTS)
 
 # Every game's benchmark (bench/<game>.py), one after another.

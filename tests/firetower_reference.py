@@ -398,3 +398,109 @@ def reckless(b: Board) -> list[list[list[int]]]:
     if len(candidates) == 1:
         return [squares(candidates)]
     return [squares(g) for g in itertools.combinations(candidates, 2)]
+
+
+# ------------------------------------------------------------ hawk cards, the set-up hawk, firebreak cards out of solo
+# (added for tests/firetower_game_reference.py; section 6.10 and section 3 step 3)
+
+
+def hawk_squares(b: Board) -> list[Square]:
+    """Empty NW-quadrant squares outside the NW area and off the EF: where
+    the set-up hawk and a hawk card's new hawks may go."""
+    return sorted(s for s in itertools.product(range(8), repeat=2) if b.empty(s) and area_of(s) != "NW")
+
+
+def setup_hawk(b: Board) -> list[dict]:
+    return canonical([{"type": "setup_hawk", "square": list(s)} for s in hawk_squares(b)])
+
+
+@dataclass
+class HawkPlay:
+    """What a Pair or Trio of Hawks may do on a board (section 6.10): own
+    hawks, enemy hawks that may be taken, the squares the final own set is
+    chosen from, the hawks placed from the supply and the most that may be
+    taken."""
+    card: str
+    own: list[Square]
+    enemy: list[Square]
+    pool: list[Square]
+    placed: int
+    take_max: int
+
+    def sizes(self):
+        """(taken, size of the final own set) for every legal count taken."""
+        return [(t, len(self.own) + self.placed + t) for t in range(self.take_max + 1) if self.placed + t >= 1]
+
+    def count(self) -> int:
+        from math import comb
+        return sum(comb(len(self.enemy), t) * comb(len(self.pool), n) for t, n in self.sizes())
+
+    def moves(self):
+        """Every move (a generator; there may be very many), in no order."""
+        for t, n in self.sizes():
+            for taken in itertools.combinations(self.enemy, t):
+                for final in itertools.combinations(self.pool, n):
+                    yield {"type": "play", "card": self.card, "hawks": squares(final), "take": squares(taken)}
+
+    def legal(self, m: dict) -> bool:
+        try:
+            final = [tuple(s) for s in m["hawks"]]
+            taken = [tuple(s) for s in m["take"]]
+        except (KeyError, TypeError, ValueError):
+            return False
+        if set(m) != {"type", "card", "hawks", "take"} or m["card"] != self.card:
+            return False
+        if final != sorted(set(final)) or taken != sorted(set(taken)):
+            return False
+        return ((len(taken), len(final)) in self.sizes() and all(s in self.enemy for s in taken)
+                and all(s in self.pool for s in final))
+
+    def sample(self, rng) -> dict:
+        """One move, uniform over all of them."""
+        from math import comb
+        weights = [comb(len(self.enemy), t) * comb(len(self.pool), n) for t, n in self.sizes()]
+        t, n = rng.choices(self.sizes(), weights=weights)[0]
+        return {"type": "play", "card": self.card, "hawks": squares(rng.sample(self.pool, n)),
+                "take": squares(rng.sample(self.enemy, t))}
+
+
+def hawk_play(b: Board, card: str, k: int, hawks_total: int = 18) -> HawkPlay:
+    own = sorted(h for h in b.hawks if in_nw_quadrant(h))
+    enemy = sorted(h for h in b.hawks if not in_nw_quadrant(h))
+    free = hawk_squares(b)
+    pool = sorted(set(free) | {h for h in own if area_of(h) != "NW" and h not in EF})
+    supply = hawks_total - len(b.hawks)
+    placed = max(0, min(k, supply, len(free)))
+    take_max = min(k - placed, len(free) - placed, len(enemy)) if supply < k else 0
+    return HawkPlay(card, own, enemy, pool, placed, max(0, take_max))
+
+
+def hawk_card(b: Board, card: str, k: int, hawks_total: int = 18) -> list[dict]:
+    return canonical(list(hawk_play(b, card, k, hawks_total).moves()))
+
+
+def _break_ok(b: Board, s: Square) -> bool:
+    """A square a firebreak card may build on: empty, off the NW area and
+    the EF, no orthogonally adjacent firebreak."""
+    return b.empty(s) and area_of(s) != "NW" and not any(n in b.breaks for n in neighbours(s))
+
+
+def backburn(b: Board) -> list[dict]:
+    """A gem (not the EF, not in the NW area, no adjacent firebreak) becomes
+    a firebreak. Move JSON (our choice): {"card":"backburn","square":s}."""
+    return canonical([{"type": "play", "card": "backburn", "square": list(s)} for s in b.gems
+                      if area_of(s) != "NW" and not any(n in b.breaks for n in neighbours(s))])
+
+
+def dozer_line(b: Board) -> list[dict]:
+    """Two orthogonally adjacent squares get firebreaks ("squares")."""
+    return canonical([{"type": "play", "card": "dozer_line", "squares": squares(p)} for p in dominoes_on_board()
+                      if all(_break_ok(b, s) for s in p)])
+
+
+def scratch_line(b: Board) -> list[dict]:
+    """Two squares in a row or column with one square between get firebreaks."""
+    pairs = [((r, c), (r + dr, c + dc)) for r in range(SIZE) for c in range(SIZE) for dr, dc in ((0, 2), (2, 0))
+             if on((r + dr, c + dc))]
+    return canonical([{"type": "play", "card": "scratch_line", "squares": squares(p)} for p in pairs
+                      if all(_break_ok(b, s) for s in p)])

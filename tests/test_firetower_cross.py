@@ -1,0 +1,195 @@
+"""Fire Tower's C++ engine against the two independent Python readings
+(tests/firetower_reference.py for the board rules, tests/firetower_game_
+reference.py for the turn flow), which share no code with it:
+
+- on seeded random boards, every legal move of every fire and water card,
+  the wind step, wind cards, firebreaks, the Inferno and the Buckets;
+- on seeded whole games (a set-up, or fire already spread near the enemy
+  towers), step by step: the same decision or chance point, the same legal
+  moves (or their number, for hawk cards too many to list), the same chance
+  outcomes and probabilities, and the same position wherever one exists.
+
+SMOKEJUMPER_CROSS_CASES scales both (the sanitizer run asks fewer)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+import firetower_game_reference as flow
+import firetower_reference as ref
+from firetower_positions import position
+from smokejumper import _core, firetower
+from test_firetower_game_reference import hot_start
+
+CASES = int(os.environ.get("SMOKEJUMPER_CROSS_CASES", "600"))
+LIST_AT_MOST = 3000  # moves compared one by one; past this, their number
+
+
+def random_board(rng: random.Random) -> list[str]:
+    """Gems, firebreaks and hawks scattered with a random density, denser
+    in the NW quadrant; the Flame in place and [0,0] free of gems."""
+    rows = [["." for _ in range(16)] for _ in range(16)]
+    for r, c in ref.EF:
+        rows[r][c] = "E"
+    gems, breaks, hawks = rng.uniform(0.02, 0.3), rng.uniform(0, 0.08), rng.uniform(0, 0.05)
+    for r in range(16):
+        for c in range(16):
+            if rows[r][c] == "E":
+                continue
+            near = 1.5 if r < 8 and c < 8 else 1.0
+            x = rng.random()
+            if x < gems * near and (r, c) != (0, 0):
+                rows[r][c] = "F"
+            elif x < gems * near + breaks:
+                rows[r][c] = "#"
+            elif x < gems * near + breaks + hawks:
+                rows[r][c] = "H"
+    return ["".join(r) for r in rows]
+
+
+def texts(moves: list[dict]) -> list[str]:
+    return sorted(json.dumps(m, sort_keys=True, separators=(",", ":")) for m in moves)
+
+
+def engine_plays(rows: list[str], card: str, copies: int = 1) -> list[str]:
+    state = firetower.check(position(rows, [card] * copies + ["ember"] * (card != "ember"),
+                                     buckets={"NW": "used", "NE": "unused", "SW": "unused", "SE": "unused"}),
+                            max_moves=10**6)
+    return texts([m for m in state.moves if m["type"] == "play" and m["card"] == card])
+
+
+def reference_plays(b: ref.Board, card: str, copies: int = 1) -> list[str]:
+    rules = {"flare_up": ref.flare_up, "burning_snag": ref.burning_snag, "explosion": ref.explosion,
+             "ember": ref.ember, "rolling_firebrand": ref.rolling_firebrand, "air_drop": ref.air_drop,
+             "fire_engine": ref.fire_engine, "smokejumper": ref.smokejumper, "de_reforest": ref.de_reforest,
+             "helitack": flow.helitack, "creeping_fires": lambda x: flow.CreepingFires(x).moves()}
+    if card == "crown_fire":
+        return texts(ref.crown_fire(b) + (ref.crown_fire_double(b) if copies > 1 else []))
+    if card.startswith("wind_"):
+        spec = {"wind_n": (["N"], "N"), "wind_ne": (["N", "E"], "NE"), "wind_sw": (["S", "W"], "SW")}[card]
+        return texts(ref.wind_card(b, card, *spec, "N", {}))
+    return texts(rules[card](b))
+
+
+BOARD_CASES = [(seed, card) for seed in range(max(1, CASES // 10))
+               for card in ("flare_up", "burning_snag", "explosion", "ember", "rolling_firebrand", "air_drop",
+                            "fire_engine", "smokejumper", "helitack", "creeping_fires", "de_reforest", "wind_ne",
+                            "wind_sw")]
+
+
+@pytest.mark.parametrize("seed, card", BOARD_CASES, ids=lambda x: str(x))
+def test_a_cards_plays_agree_on_random_boards(seed: int, card: str):
+    rng = random.Random(seed * 7919 + 1)
+    rows = random_board(rng)
+    b = ref.Board.parse(rows)
+    if card == "creeping_fires" and (many := flow.CreepingFires(b)).count() > LIST_AT_MOST:
+        # Tens of thousands of triples: their number, and a sample of the
+        # engine's checked by the reference's rule.
+        alone = position(rows, [card], buckets={"NW": "used", "NE": "unused", "SW": "unused", "SE": "unused"})
+        session = _core.firetower.replay(firetower.data(), json.dumps(alone))[0]
+        count, listed, _ = session.moves(LIST_AT_MOST)  # its plays come first in canonical order
+        assert count - 2 == many.count()  # besides them: discarding it, and Lookout
+        plays = [json.loads(m) for m in listed]
+        assert all(m["card"] == card and many.legal(m) for m in rng.sample(plays, 200))
+        return
+    assert engine_plays(rows, card) == reference_plays(b, card), rows
+
+
+@pytest.mark.parametrize("seed", range(max(1, CASES // 10)))
+def test_the_step_rules_agree_on_random_boards(seed: int):
+    """The wind step, a Crown Fire pair, the Inferno's cards and the player's Bucket."""
+    rng = random.Random(seed * 104729 + 3)
+    rows = random_board(rng)
+    b = ref.Board.parse(rows)
+    assert engine_plays(rows, "crown_fire", copies=2) == reference_plays(b, "crown_fire", copies=2)
+    used = {"NW": "used", "NE": "unused", "SW": "unused", "SE": "unused"}
+    for wind in "NESW":
+        moves = firetower.check(position(rows, ["ember"], phase="wind", wind=wind, buckets=used), 10**6).moves
+        expected = ref.wind_gem(b, wind)
+        assert texts(moves) == texts(expected) or (not expected and moves and moves[0]["type"] != "wind_gem")
+    for card, rule in (("flare_up", ref.inferno_flare_up), ("burning_snag", ref.inferno_burning_snag),
+                       ("explosion", ref.inferno_explosion)):
+        moves = firetower.check(position(rows, ["ember"], phase="inferno_place", revealed=card, buckets=used),
+                                10**6).moves
+        expected = rule(b) or [{"storm": "N", "type": "penalty"}, {"storm": "W", "type": "penalty"}]
+        assert texts(moves) == texts(expected), card
+    if any(ref.area_of(g) == "NW" for g in b.gems):
+        moves = firetower.check(position(rows, ["ember"], phase="end"), 10**6).moves
+        assert texts(moves) == texts(ref.player_bucket(b) + [{"type": "end"}])
+
+
+# ------------------------------------------------------------ whole games, step by step
+
+
+def engine_outcomes(session) -> dict[str, Fraction]:
+    outcomes = session.outcomes()
+    total = sum(w for _, w in outcomes)
+    return {json.dumps(json.loads(e), sort_keys=True, separators=(",", ":")): Fraction(w, total) for e, w in outcomes}
+
+
+def play_both(start: dict, rng: random.Random) -> Counter:
+    """One game driven through both, each step compared; the counts of what it met."""
+    seen: Counter = Counter()
+    session, bad, reason, _ = _core.firetower.replay(firetower.data(), json.dumps(start))
+    assert bad < 0, reason
+    g = flow.Game.load(start)
+    for _ in range(5000):
+        assert session.status == g.status(), (seen, session.status, g.status())
+        if session.status != "ongoing":
+            break
+        pos = session.position()
+        assert (json.loads(pos) if pos else None) == g.position()
+        assert session.decision == g.decision()
+        if session.decision:
+            seen[session.decision] += 1
+            count, listed, unlisted = session.moves(LIST_AT_MOST)
+            assert count == g.move_count(), session.decision
+            if session.decision == "action":  # the random baseline's count, without listing
+                assert _core.firetower.action_count(session) == count
+            if not unlisted and count <= LIST_AT_MOST:
+                assert listed == texts(g.moves()), session.decision
+            if unlisted and rng.random() < 0.5:
+                event = g.random_move(rng)  # a hawk arrangement the engine did not list: it must take it
+            else:
+                event = json.loads(rng.choice(listed))
+        else:
+            expected = {json.dumps(e, sort_keys=True, separators=(",", ":")): p for e, p in g.chance()}
+            got = engine_outcomes(session)
+            assert got == expected
+            seen["chance"] += 1
+            event = json.loads(rng.choices(list(got), weights=[float(p) for p in got.values()])[0])
+        session.apply(json.dumps(event), "event")
+        g.apply(event)
+    seen[session.status] += 1
+    seen["burns"] += sum(json.loads(session.view())["burned"].values())
+    return seen
+
+
+GAME_SEEDS = range(max(1, CASES // 8))
+
+
+@pytest.fixture(scope="module")
+def met() -> Counter:
+    return Counter()
+
+
+@pytest.mark.parametrize("seed", GAME_SEEDS)
+def test_whole_games_agree_step_by_step(seed: int, met: Counter):
+    rng = random.Random(seed)
+    level = 1 + seed % 7
+    start = flow.setup_position(level, rng, order_known=seed % 5 == 0) if seed % 2 else hot_start(level, rng)
+    met.update(play_both(start, rng))
+
+
+def test_the_games_met_every_decision_and_end(met: Counter):
+    if len(GAME_SEEDS) < 60:
+        pytest.skip("too few games to meet every decision")
+    for name in ("setup_hawk", "inferno_place", "wind", "action", "end", "hawk", "enemy_bucket", "storm_reroll",
+                 "storm_discard", "light_breeze", "heavy_wind", "pick", "win", "loss", "burns"):
+        assert met[name] > 0, (name, met)

@@ -1,0 +1,133 @@
+"""Fire Tower's searches: the hint's answer is the same on any thread count
+under a node limit, its values lie within the intervals of a longer rerun,
+it lists every legal move, and it chooses moves the baselines do not; the
+baselines keep their definitions (spec section 14); whole games and the
+analysis count what they played."""
+
+from __future__ import annotations
+
+import pytest
+
+from firetower_positions import board, position
+from smokejumper import InvalidPositionError, Limit, firetower
+
+# Two towers burned, the fire a few squares from the SE corner, a hand of
+# fire and wind cards: games from here are won often enough to measure.
+NEAR_A_WIN = position(
+    board({9: "..........FF", 10: "...........F", 11: "...........FF", 12: "............F"}),
+    ["flare_up", "burning_snag", "wind_s", "wind_e", "crown_fire", "smokejumper"],
+    draw={"ember": 4, "flare_up": 3, "wind_s": 3, "air_drop": 3, "explosion": 3, "firestorm": 1},
+    burned={"NE": True, "SW": True, "SE": False}, wind="S",
+    buckets={"NW": "unused", "NE": "used", "SW": "used", "SE": "used"})
+NEAR_A_WIN["board"][0] = "...............F"
+NEAR_A_WIN["board"][15] = "F..............."
+
+
+def test_the_position_near_a_win_is_at_the_action():
+    state = firetower.check(NEAR_A_WIN)
+    assert state.decision == "action" and state.hand_size == 8
+
+
+def test_a_hint_is_the_same_on_one_thread_or_two():
+    one = firetower.hint(NEAR_A_WIN, Limit(nodes=600), seed=3, workers=1)
+    two = firetower.hint(NEAR_A_WIN, Limit(nodes=600), seed=3, workers=2)
+    assert one.model_dump(exclude={"stats"}) == two.model_dump(exclude={"stats"})
+    assert one.stats.iterations == two.stats.iterations == 600
+
+
+def by_move(hint: firetower.HintResult) -> dict[str, firetower.HintMove]:
+    return {firetower.move_text(m.move): m for m in hint.moves}
+
+
+def test_hint_values_agree_with_reruns_within_their_intervals():
+    """The same search with another seed: the two 95% intervals of each
+    searched move overlap. A longer rerun plays better below each move as
+    its tree grows, so its values drift up: each lies at or above the short
+    run's lower end (a move's mean is a lower estimate of its value; one
+    of the eight may still miss)."""
+    short = firetower.hint(NEAR_A_WIN, Limit(nodes=800), seed=1)
+    again = by_move(firetower.hint(NEAR_A_WIN, Limit(nodes=800), seed=7))
+    longer = by_move(firetower.hint(NEAR_A_WIN, Limit(nodes=6000), seed=2))
+    searched = [m for m in short.moves if m.n >= 40]
+    assert len(searched) >= 6 and 0 < short.value < 1  # games from here are won and lost
+    overlap = sum(again[firetower.move_text(m.move)].ci95[0] <= m.ci95[1] and
+                  m.ci95[0] <= again[firetower.move_text(m.move)].ci95[1] for m in searched)
+    assert overlap >= len(searched) - 1, (overlap, len(searched))
+    above = sum(longer[firetower.move_text(m.move)].value >= m.ci95[0] for m in searched)
+    assert above >= len(searched) - 1, (above, len(searched))
+
+
+def test_a_hint_lists_every_legal_move_once():
+    state = firetower.check(NEAR_A_WIN, max_moves=10**6)
+    hint = firetower.hint(NEAR_A_WIN, Limit(nodes=200), seed=1)
+    listed = [firetower.move_text(m) for h in hint.moves for m in [h.move, *h.equivalent]]
+    assert sorted(listed) == sorted(firetower.move_text(m) for m in state.moves)
+    assert hint.moves_total == state.move_count and hint.best == hint.moves[0].move
+    assert all(h.n == 0 for h in hint.moves[hint.stats.candidates:])
+
+
+def test_mcts_chooses_moves_the_baselines_do_not():
+    """On a fixed set of positions (Level 1 games by greedy, every tenth
+    action), with a fixed seed, the hint's best move differs from greedy's
+    and random's somewhere: the search is not a baseline in disguise."""
+    differs_greedy = differs_random = 0
+    for seed in (1, 2, 3):
+        record = firetower.play(level=1, seed=seed, policy="greedy").record.model_dump(mode="json")
+        for cut in range(10, len(record["events"]), 10):
+            state = firetower.check({"start": record["start"], "events": record["events"][:cut]})
+            if state.decision != "action":
+                continue
+            best = firetower.hint(state.record, Limit(nodes=300), seed=seed).best
+            differs_greedy += best != firetower.baseline_move(state.record, "greedy")
+            differs_random += best != firetower.baseline_move(state.record, "random", seed=seed)
+    assert differs_greedy > 0 and differs_random > 0
+
+
+def test_greedy_takes_the_best_h_and_the_first_in_canonical_order():
+    # T1 with a Flare Up: every play puts 1-3 gems next to the Flame; greedy
+    # takes the one that most shortens the distances to the enemy corners
+    # without nearing its own, the first of the ties in canonical order.
+    state = firetower.check(position(board({}), ["flare_up", "ember"]), max_moves=10**6)
+    move = firetower.baseline_move(state.record, "greedy")
+    assert move in state.moves and move["type"] == "play"
+    for seed in range(5):
+        assert firetower.baseline_move(state.record, "random", seed=seed) in state.moves
+
+
+def test_a_chance_point_gets_its_value_only():
+    game = firetower.new(level=1, seed=4)
+    record = game.record.model_dump(mode="json")
+    record["events"] = [game.moves[0]]  # the starting wind's die comes next
+    hint = firetower.hint(record, Limit(nodes=100))
+    assert hint.decision is None and hint.moves == [] and hint.best is None
+    assert sum(c.probability for c in hint.chances) == pytest.approx(1.0) and hint.n == 100
+
+
+def test_a_hint_of_a_finished_game_is_refused():
+    game = firetower.play(level=7, seed=1, policy="random")
+    with pytest.raises(InvalidPositionError, match="over"):
+        firetower.hint(game.record, Limit(nodes=10))
+
+
+def test_the_score_objective_values_scores():
+    hint = firetower.hint(NEAR_A_WIN, Limit(nodes=300), seed=1, objective="score")
+    assert all(0 <= m.value <= 9 for m in hint.moves) and hint.objective == "score"
+
+
+def test_a_whole_game_by_each_policy_replays():
+    for policy, limit in (("random", None), ("greedy", None), ("mcts", Limit(nodes=40))):
+        game = firetower.play(level=3, seed=8, policy=policy, limit=limit)
+        assert game.status in ("win", "loss", "timeout") and not game.stopped
+        replayed = firetower.replay(game.record)
+        assert replayed.ok and replayed.status == game.status and replayed.score == game.score
+    # The deal, draws and dice come from the seed alone: the same start for every policy.
+    assert firetower.play(level=3, seed=8, policy="random").record.start == game.record.start
+
+
+def test_the_analysis_counts_its_games():
+    a = firetower.analyse(2, 12, policy="greedy", seed=5, workers=2)
+    assert a.wins + a.losses + a.timeouts == a.games == len(a.results) == 12
+    assert [r.seed for r in a.results] == list(range(5, 17))
+    assert a.ci95[0] <= a.win_rate <= a.ci95[1]
+    again = firetower.analyse(2, 12, policy="greedy", seed=5, workers=1)
+    assert [r.status for r in again.results] == [r.status for r in a.results]
