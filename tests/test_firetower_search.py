@@ -45,10 +45,10 @@ def test_hint_values_agree_with_reruns_within_their_intervals():
     its tree grows, so its values drift up: each lies at or above the short
     run's lower end (a move's mean is a lower estimate of its value; one
     of the eight may still miss)."""
-    short = firetower.hint(NEAR_A_WIN, Limit(nodes=800), seed=1)
-    again = by_move(firetower.hint(NEAR_A_WIN, Limit(nodes=800), seed=7))
-    longer = by_move(firetower.hint(NEAR_A_WIN, Limit(nodes=6000), seed=2))
-    searched = [m for m in short.moves if m.n >= 40]
+    short = firetower.hint(NEAR_A_WIN, Limit(nodes=600), seed=1)
+    again = by_move(firetower.hint(NEAR_A_WIN, Limit(nodes=600), seed=7))
+    longer = by_move(firetower.hint(NEAR_A_WIN, Limit(nodes=3000), seed=2))
+    searched = [m for m in short.moves if m.n >= 30]
     assert len(searched) >= 6 and 0 < short.value < 1  # games from here are won and lost
     overlap = sum(again[firetower.move_text(m.move)].ci95[0] <= m.ci95[1] and
                   m.ci95[0] <= again[firetower.move_text(m.move)].ci95[1] for m in searched)
@@ -77,7 +77,7 @@ def test_mcts_chooses_moves_the_baselines_do_not():
             state = firetower.check({"start": record["start"], "events": record["events"][:cut]})
             if state.decision != "action":
                 continue
-            best = firetower.hint(state.record, Limit(nodes=300), seed=seed).best
+            best = firetower.hint(state.record, Limit(nodes=100), seed=seed).best
             differs_greedy += best != firetower.baseline_move(state.record, "greedy")
             differs_random += best != firetower.baseline_move(state.record, "random", seed=seed)
     assert differs_greedy > 0 and differs_random > 0

@@ -103,6 +103,11 @@ struct MctsOptions {
   // Iterations between two looks at the clock and the stop flag: fewer for
   // a game whose iterations are costly.
   uint64_t poll_interval = Budget::kPollInterval;
+  // Common random numbers: the k-th visit of every root move draws its
+  // chance outcomes and rollout from the same stream, so that the moves are
+  // compared on the same futures (a game whose luck outweighs one move's
+  // effect needs far fewer iterations to tell its moves apart).
+  bool common_random_numbers = false;
   uint32_t trees = 8;
   uint32_t threads = 1;
   uint64_t seed = 0;
@@ -196,7 +201,8 @@ class Tree {
 
   Tree(const S& root, const MctsOptions& options, const Evaluator& evaluate, std::vector<Node>& arena,
        size_t capacity, uint64_t seed)
-      : root_(root), options_(options), evaluate_(evaluate), arena_(arena), capacity_(capacity), rng_(seed) {
+      : root_(root), options_(options), evaluate_(evaluate), arena_(arena), capacity_(capacity), seed_(seed),
+        rng_(seed), common_(seed) {
     arena_.clear();
     arena_.emplace_back();
   }
@@ -233,6 +239,7 @@ class Tree {
  private:
   void iterate() {
     S s = root_;
+    draw_ = &rng_;
     path_.clear();
     uint32_t node = 0;
     path_.push_back(node);
@@ -243,14 +250,14 @@ class Tree {
         break;
       }
       if (arena_[node].n == 0 && node != 0) {  // a new leaf: value it
-        value = as_playout(evaluate_(s, rng_, moves_));
+        value = as_playout(evaluate_(s, *draw_, moves_));
         break;
       }
       if (s.chance()) {
-        const uint64_t key = s.sample_chance(rng_);
+        const uint64_t key = s.sample_chance(*draw_);
         const uint32_t child = chance_child(node, key);
         if (child == 0) {  // no room: value what the sample reached
-          value = as_playout(evaluate_(s, rng_, moves_));
+          value = as_playout(evaluate_(s, *draw_, moves_));
           break;
         }
         node = child;
@@ -260,10 +267,14 @@ class Tree {
       moves_.clear();
       s.legal_moves(moves_);
       if (!arena_[node].expanded && !expand(node, static_cast<uint32_t>(moves_.size()))) {
-        value = as_playout(evaluate_(s, rng_, moves_));
+        value = as_playout(evaluate_(s, *draw_, moves_));
         break;
       }
       const uint32_t i = select(arena_[node]);
+      if (node == 0 && options_.common_random_numbers) {
+        common_ = Rng(mix64(seed_ ^ mix64(arena_[arena_[0].first_child + i].n + 1)));
+        draw_ = &common_;
+      }
       s.apply(moves_[i]);
       node = arena_[node].first_child + i;
       path_.push_back(node);
@@ -332,7 +343,10 @@ class Tree {
   const Evaluator& evaluate_;
   std::vector<Node>& arena_;
   size_t capacity_;
+  uint64_t seed_;
   Rng rng_;
+  Rng common_;  // the stream of one root move's k-th visit (common random numbers)
+  Rng* draw_ = &rng_;  // what this iteration's chance and rollout draw from
   bool full_ = false;
   std::vector<uint32_t> path_;
   std::vector<Move> moves_;

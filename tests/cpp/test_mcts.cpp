@@ -8,6 +8,7 @@
 // game ends too. Won when the total ends within 12..15; past 15 is lost at
 // once. Rolling more dice looks better while far from 12 and is a trap near
 // it, so the best move changes along the game.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -218,6 +219,58 @@ void terminal_and_chance_roots() {
   check(std::abs(c.root.mean - exact(rolling)) < 0.03, "a chance root's value is near the exact one");
 }
 
+// The steering value and the reported outcome kept apart: the plain game
+// reports its value as both; a game that steers by a shaped value still
+// reports its true outcome.
+struct ShapedRace : Race {
+  double search_value() const { return value() > 0 ? 1.0 : std::min(total, 15) / 30.0; }
+};
+
+struct ShapedSensible {
+  sj::Playout operator()(ShapedRace r, sj::Rng& rng, std::vector<Race::Move>&) const {
+    while (!r.terminal()) {  // Sensible's walk, ending with both values
+      if (r.chance()) {
+        r.sample_chance(rng);
+        continue;
+      }
+      r.apply({r.total >= 12 ? 0 : r.total >= 8 ? 1 : r.total >= 4 ? 2 : 3});
+    }
+    return sj::terminal_playout(r);
+  }
+};
+
+void steering_value_and_outcome() {
+  const auto plain = sj::mcts(at(6, 2), nodes(20'000), opts(1));
+  bool same = true;
+  for (size_t i = 0; i < plain.values.size(); ++i)
+    same = same && plain.outcomes[i].mean == plain.values[i].mean && plain.outcomes[i].n == plain.values[i].n;
+  check(same, "without a steering value the outcome is the value");
+  ShapedRace shaped;
+  shaped.total = 6;
+  shaped.turns = 2;
+  const auto s = sj::mcts(shaped, nodes(100'000), opts(2), nullptr, ShapedSensible{});
+  const auto& best = s.outcomes[static_cast<size_t>(s.best)];
+  check(std::abs(best.mean - exact_after(at(6, 2), s.best)) < 0.05, "a shaped search still reports the win share");
+  check(s.values[static_cast<size_t>(s.best)].mean > best.mean, "and steered by the shaped value, which is higher");
+}
+
+// Common random numbers: every root move's k-th visit sees the same dice.
+void common_random_numbers() {
+  sj::MctsOptions o = opts(2, 5);
+  o.common_random_numbers = true;
+  const Race r = at(9, 2);
+  const auto res = sj::mcts(r, nodes(200'000), o, nullptr, Sensible{});
+  std::vector<double> truth;
+  for (int d = 0; d <= 3; ++d) truth.push_back(exact_after(r, d));
+  check(std::abs(res.values[static_cast<size_t>(res.best)].mean - truth[static_cast<size_t>(res.best)]) < 0.05,
+        "with common random numbers the best move's value is near the exact");
+  check(truth[static_cast<size_t>(res.best)] == *std::max_element(truth.begin(), truth.end()),
+        "and the move chosen is the optimal one");
+  o.threads = 1;
+  const auto one = sj::mcts(r, nodes(200'000), o, nullptr, Sensible{});
+  check(one.values[1].mean == res.values[1].mean && one.best == res.best, "on any thread count alike");
+}
+
 void speed() {
   for (uint32_t threads : {1u, 2u}) {
     const auto r = sj::mcts(at(0, 4), nodes(400'000), opts(threads));
@@ -233,6 +286,8 @@ int main() {
   obeys_its_limits();
   same_answer_on_any_thread_count();
   terminal_and_chance_roots();
+  steering_value_and_outcome();
+  common_random_numbers();
   speed();
   std::printf(failures ? "%d FAILED\n" : "all passed\n", failures);
   return failures ? 1 : 0;

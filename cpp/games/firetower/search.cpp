@@ -416,6 +416,7 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
   mo.proportion = !o.score;
   mo.exploration = 1.0;  // the search value lies in [0, 1] for both objectives
   mo.poll_interval = 4;  // an iteration is a whole simulated game, about a millisecond
+  mo.common_random_numbers = true;  // one move's effect is small beside the draws' and dice's
   const auto r = mcts(root, limits, mo, control, Rollout{o.score});
   out.stats = r.stats;
   out.root = r.root_outcome;
