@@ -333,3 +333,25 @@ def test_positions_round_trip_through_json():
     game = firetower.new(level=4, seed=9)
     text = json.dumps(game.record.start.model_dump(mode="json"))
     assert firetower.check(text).record.start == game.record.start
+
+
+def test_the_cli_replays_what_it_wrote(tmp_path):
+    """`play --json` and `check --json` answers hold a record: replay and
+    check read them as they are."""
+    import subprocess
+    import sys
+    cli = [sys.executable, "-m", "smokejumper.cli"]
+    played = subprocess.run(cli + ["play", "firetower", "--level", "2", "--seed", "4", "--policy", "random", "--json"],
+                            capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    (tmp_path / "played.json").write_text(played.stdout)
+    replayed = subprocess.run(cli + ["replay", "firetower", str(tmp_path / "played.json")], capture_output=True,
+                              text=True, timeout=120)
+    assert replayed.returncode == 0 and "events replayed" in replayed.stdout, replayed.stderr
+    record = json.loads(played.stdout)["record"]
+    record["events"].insert(3, {"type": "end"})
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    bad = subprocess.run(cli + ["replay", "firetower", str(tmp_path / "bad.json")], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 1 and "event 3" in bad.stdout
+

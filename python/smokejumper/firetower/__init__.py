@@ -141,9 +141,14 @@ class Record(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _bare_position(cls, data: Any) -> Any:
-        """A position alone is the record of a game that starts there."""
-        if isinstance(data, dict) and "start" not in data and "board" in data:
-            return {"start": data, "events": []}
+        """A position alone is the record of a game that starts there; an
+        answer holding a record (`play --json`, `check --json`) is read as
+        its record."""
+        if isinstance(data, dict) and "start" not in data:
+            if "board" in data:
+                return {"start": data, "events": []}
+            if isinstance(data.get("record"), dict):
+                return data["record"]
         return data
 
 
