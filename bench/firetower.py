@@ -1,0 +1,140 @@
+"""Benchmarks for Fire Tower against issue 18's targets. Prints markdown
+tables: whole random and greedy games per second per core from each
+level's set-up; the engine's legal moves against the Python reference's on
+the same positions (a ratio measured side by side); MCTS iterations per
+second; win rates per level for random, greedy and MCTS, with Wilson
+intervals and mean scores; and how a hint settles with more time.
+
+    .venv/bin/python bench/firetower.py [--quick] [--mcts-seconds 1] [--mcts-games 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from measure import peak_rss_mb  # noqa: E402
+from smokejumper import Limit, _core, firetower
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+import firetower_game_reference as flow  # noqa: E402
+
+LEVELS = range(1, 8)
+
+
+def playouts(games: int) -> None:
+    print(f"\n## Whole games from each level's set-up, one core ({games} games a policy and level)\n")
+    print("| level | random games/s | decisions/game | greedy games/s | decisions/game | "
+          "random wins | greedy wins |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for level in LEVELS:
+        r = _core.firetower.playouts(firetower.data(), level, 1, games, "random")
+        g = _core.firetower.playouts(firetower.data(), level, 1, max(20, games // 50), "greedy")
+        print(f"| {level} | {r['games'] / r['seconds']:,.0f} | {r['decisions'] / r['games']:.1f} | "
+              f"{g['games'] / g['seconds']:,.1f} | {g['decisions'] / g['games']:.1f} | {r['wins']}/{r['games']} | "
+              f"{g['wins']}/{g['games']} |", flush=True)
+
+
+def against_the_reference(positions: int) -> None:
+    """The same positions through the engine (its C++ session, no JSON in
+    the loop) and through the Python flow reference: every decision's legal
+    moves listed."""
+    rng = random.Random(3)
+    states = []
+    for seed in range(positions):
+        game = firetower.play(level=1 + seed % 7, seed=seed, policy="random")
+        events = game.record.events
+        cut = rng.randrange(len(events) + 1)
+        states.append({"start": game.record.start.model_dump(mode="json"), "events": events[:cut]})
+    sessions = [_core.firetower.replay(firetower.data(), json.dumps(s))[0] for s in states]
+    sessions = [s for s in sessions if s.decision]
+    start = time.perf_counter()
+    engine_moves = sum(s.moves(10**6)[0] for s in sessions)
+    engine = time.perf_counter() - start
+    refs = []
+    for s in states:
+        session = _core.firetower.replay(firetower.data(), json.dumps(s))[0]
+        if session.decision and session.position():
+            refs.append(flow.Game.load(json.loads(session.position())))
+    start = time.perf_counter()
+    reference_moves = sum(g.move_count() for g in refs)
+    reference = time.perf_counter() - start
+    print(f"\n## Legal moves: the engine against the Python reference, on the same positions\n")
+    print("| positions | engine: moves listed | s | Python reference: positions | moves counted | s | "
+          "speed ratio (per position) |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    ratio = (reference / max(1, len(refs))) / (engine / max(1, len(sessions)))
+    print(f"| {len(sessions)} | {engine_moves:,} | {engine:.3f} | {len(refs)} | {reference_moves:,} | "
+          f"{reference:.2f} | {ratio:,.0f}x |")
+
+
+def mcts_speed(seconds: float) -> None:
+    print(f"\n## MCTS iterations per second ({seconds:g} s hints at Level 1's first action)\n")
+    print("| threads | iterations | iterations/s | root candidates | tree nodes |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    game = firetower.new(level=1, seed=11)
+    state = firetower.apply(game.record, game.moves[0], seed=11)
+    while state.decision != "action":
+        state = firetower.apply(state.record, state.moves[0], seed=11)
+    for threads in (1, 2):
+        h = firetower.hint(state.record, Limit(seconds=seconds), workers=threads, seed=1)
+        print(f"| {threads} | {h.stats.iterations:,} | {h.stats.iterations / h.stats.seconds:,.0f} | "
+              f"{h.stats.candidates} | {h.stats.tree_nodes:,} |", flush=True)
+
+
+def win_rates(games: dict[str, int], mcts_limit: Limit) -> None:
+    print("\n## Win rate per level (games of seeds 1..N; MCTS with "
+          f"{mcts_limit.seconds or mcts_limit.nodes} {'s' if mcts_limit.seconds else 'iterations'} a decision)\n")
+    print("| level | policy | games | wins | win rate | 95% interval | mean score (won) | timeouts | mean turns | "
+          "wall s |")
+    print("| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    for level in LEVELS:
+        for policy, n in games.items():
+            a = firetower.analyse(level, n, policy=policy, seed=1, limit=mcts_limit if policy == "mcts" else None)
+            score = f"{a.mean_score:.2f}" if a.mean_score is not None else "-"
+            print(f"| {level} | {policy} | {a.games} | {a.wins} | {a.win_rate:.3f} | "
+                  f"[{a.ci95[0]:.3f}, {a.ci95[1]:.3f}] | {score} | {a.timeouts} | {a.mean_turns:.1f} | "
+                  f"{a.seconds:.0f} |", flush=True)
+
+
+def hint_settling(budgets: list[float]) -> None:
+    print("\n## A hint with more time: Level 1's first action (1 thread)\n")
+    print("| seconds | iterations | best move | its value | 95% interval | n | runner-up's n | "
+          "search value gap |")
+    print("| ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |")
+    game = firetower.new(level=1, seed=11)
+    state = firetower.apply(game.record, game.moves[0], seed=11)
+    while state.decision != "action":
+        state = firetower.apply(state.record, state.moves[0], seed=11)
+    for seconds in budgets:
+        h = firetower.hint(state.record, Limit(seconds=seconds), seed=1)
+        best, second = h.moves[0], h.moves[1]
+        print(f"| {seconds:g} | {h.stats.iterations:,} | {firetower.move_text(best.move)} | {best.value:.3f} | "
+              f"[{best.ci95[0]:.3f}, {best.ci95[1]:.3f}] | {best.n} | {second.n} | "
+              f"{best.search_value - second.search_value:+.4f} |", flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
+    p.add_argument("--mcts-seconds", type=float, default=1.0, help="MCTS time a decision in the win rates")
+    p.add_argument("--mcts-games", type=int, default=40, help="MCTS games a level")
+    a = p.parse_args()
+    quick = a.quick
+    print(f"# Fire Tower benchmarks ({os.cpu_count()} cores)")
+    playouts(200 if quick else 5000)
+    against_the_reference(20 if quick else 200)
+    mcts_speed(0.5 if quick else 2.0)
+    win_rates({"random": 50 if quick else 1000, "greedy": 20 if quick else 400,
+               "mcts": 2 if quick else a.mcts_games}, Limit(seconds=0.05 if quick else a.mcts_seconds))
+    hint_settling([0.2, 1.0] if quick else [1.0, 5.0, 30.0])
+    print(f"\npeak memory: {peak_rss_mb():,.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
