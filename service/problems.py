@@ -109,10 +109,14 @@ async def _validation_error(request: Request, exc: RequestValidationError) -> JS
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     detail = exc.detail
-    if exc.status_code == 400 and isinstance(exc.__cause__, RecursionError):
+    if exc.status_code == 400 and exc.__cause__ is not None:
         # FastAPI reports a body json.loads gave up on as a generic 400; it
         # is malformed JSON like any other, so the same status as those.
-        return problem(422, "body: invalid JSON: nested too deeply")
+        if isinstance(exc.__cause__, RecursionError):
+            return problem(422, "body: invalid JSON: nested too deeply")
+        if isinstance(exc.__cause__, UnicodeDecodeError):
+            return problem(422, f"body: not UTF-8 text (byte {exc.__cause__.start})")
+        return problem(422, "body: invalid JSON")
     if exc.status_code == 404 and detail == HTTPStatus.NOT_FOUND.phrase:
         detail = f"no such resource: {request.url.path}"
     elif exc.status_code == 405 and detail == HTTPStatus.METHOD_NOT_ALLOWED.phrase:

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Header, HTTPException, Path, Query, Request
 from pydantic import BaseModel, Field, create_model
 
-from smokejumper.games import Game, Operation, registered
+from smokejumper.games import Game, Operation, query_model, registered
 
 from .limits import Searches, ServedLimits, hold
 from .problems import problem_responses
@@ -100,7 +100,7 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
     route = dict(path=f"/{game.name}/{op.name}", tags=[game.name], summary=op.summary,
                  operation_id=f"{game.name}_{op.name}".replace("-", "_"))
     if op.kind == "data":
-        def data(query: Annotated[model, Query()]) -> Any:  # type: ignore[valid-type]
+        def data(query: Annotated[query_model(model), Query()]) -> Any:  # type: ignore[valid-type]
             return op.call(query)
 
         r.get(**route, response_model=op.response, responses=problem_responses(422))(data)

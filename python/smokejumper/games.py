@@ -118,14 +118,25 @@ def request(name: str, doc: str, examples: list[dict[str, Any]], **fields: Any) 
     """A request model: ``fields`` as for pydantic's create_model, no
     unknown keys, and its examples (which the OpenAPI documents and the
     contract tests run). A scalar field's value in the first example is its
-    own example too, which the OpenAPI shows for a query parameter."""
+    own example too, which the OpenAPI shows for a query parameter.
+
+    Strict: a number is a JSON number and a flag a JSON boolean (``"5"``,
+    ``true`` for a count and ``"yes"`` for a flag are refused, not
+    guessed at); a GET's query strings are read by :func:`query_model`."""
     for field_name, value in (examples[0] if examples else {}).items():
         spec = fields.get(field_name)
         if (isinstance(spec, tuple) and isinstance(spec[-1], FieldInfo) and not spec[-1].examples
                 and not isinstance(value, (dict, list))):
             fields[field_name] = (*spec[:-1], FieldInfo.merge_field_infos(spec[-1], examples=[value]))
-    return create_model(name, __config__=ConfigDict(extra="forbid", json_schema_extra={"examples": examples}),
+    return create_model(name, __config__=ConfigDict(extra="forbid", strict=True,
+                                                    json_schema_extra={"examples": examples}),
                         __doc__=doc, **fields)
+
+
+def query_model(model: type[BaseModel]) -> type[BaseModel]:
+    """``model`` read from a URL's query: its values arrive as text, so
+    ``seed=5`` is the number 5 there."""
+    return type(model.__name__, (model,), {"model_config": ConfigDict(strict=False), "__doc__": model.__doc__})
 
 
 def search_request(name: str, position: type[BaseModel], examples: list[dict[str, Any]],

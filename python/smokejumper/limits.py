@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 # Used when a limit gives no memory: enough for hard standard layouts, small
 # enough for a laptop. The transposition table never grows past it.
@@ -56,15 +57,24 @@ class Limit:
         )
 
 
+def _whole(value: object) -> object:
+    """``1e9`` nodes is a count as people write it (and as JSON encoders
+    write big numbers); ``1.5`` nodes, ``"5"`` or ``true`` is not one."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole)]
+
+
 class LimitRequest(BaseModel):
     """A :class:`Limit` as a request writes it (the service's bodies, a
     game's request models); a server's caps apply on top, and a kind left
     out gets the cap."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"seconds": 5}]})
-    nodes: int | None = Field(default=None, ge=0, le=_UNLIMITED_NODES, description="Search nodes")
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [{"seconds": 5}]})
+    nodes: WholeNumber | None = Field(default=None, ge=0, le=_UNLIMITED_NODES, description="Search nodes")
     seconds: float | None = Field(default=None, ge=0, description="Wall-clock seconds")
-    memory_mb: int | None = Field(default=None, ge=1, le=MAX_MEMORY_MB, description="Transposition table memory")
+    memory_mb: WholeNumber | None = Field(default=None, ge=1, le=MAX_MEMORY_MB, description="Transposition table memory")
 
     @field_validator("seconds")
     @classmethod

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import typing
 import warnings
 from pathlib import Path
 from typing import Any
@@ -327,6 +328,53 @@ def test_bad_input_is_one_line_naming_the_field(game: Game, client, tmp_path: Pa
         assert cli.returncode == 2 and cli.stdout == "", cli
         assert len(cli.stderr.splitlines()) == 1 and "Traceback" not in cli.stderr
         assert needle.removeprefix("position.") in cli.stderr, cli.stderr
+
+
+def _scalar_kind(annotation: Any) -> type | None:
+    """int, float or bool when a field holds one (or None), else None."""
+    kinds = {a for a in typing.get_args(annotation) or (annotation,) if a is not type(None)}
+    kinds = {typing.get_args(a)[0] if typing.get_origin(a) is typing.Annotated else a for a in kinds}
+    return next(iter(kinds)) if len(kinds) == 1 and next(iter(kinds)) in (int, float, bool) else None
+
+
+# What a lax reader would guess at: a count written as text or as a flag, a
+# flag written as text or as a number.
+CONFUSED = {int: ["5", True, 2.5], float: ["5", True], bool: ["yes", 1, "true"]}
+
+
+def test_numbers_and_flags_are_json_numbers_and_booleans(game: Game, client):
+    """Issue 19: every request field that is a number or a flag refuses
+    ``"5"``, ``true`` for a number and ``"yes"`` for a flag, as position
+    fields do; a GET's query is text, read as the number it spells."""
+    spec = client.get("/openapi.json").json()
+    for op in game.operations.values():
+        route = f"/v1/{game.name}/{op.name}"
+        if op.kind == "batch":
+            continue
+        if op.kind == "data":
+            example = request_examples(spec, "get", route)[0]
+            for field in example:
+                r = client.get(route, params={**example, field: "five"})
+                assert r.status_code == 422 and f"query.{field}" in r.json()["detail"], (route, field, r.text)
+            continue
+        example = request_examples(spec, "post", route)[0]
+        fields = {name: _scalar_kind(f.annotation) for name, f in op.request.model_fields.items()}
+        bodies = [(f"body.{name}", {**example, name: bad}) for name, kind in fields.items() if kind
+                  for bad in CONFUSED[kind]]
+        if op.takes_limit:
+            bodies += [(f"body.limit.{kind}", {**example, "limit": {kind: bad}})
+                       for kind, bads in (("nodes", ["5", True, 1.5]), ("seconds", ["5", True]),
+                                          ("memory_mb", ["16", False])) for bad in bads]
+        for needle, body in bodies:
+            r = client.post(route, json=body)
+            assert r.status_code == 422 and needle in r.json()["detail"], (route, body, r.text)
+
+
+def test_a_body_that_is_not_utf8_is_the_documented_problem(game: Game, client):
+    route = next(f"/v1/{game.name}/{op.name}" for op in game.operations.values() if op.kind not in ("data", "batch"))
+    r = client.post(route, content=b'{"position": "\xe9t\xe9"}', headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json"), r.text
+    assert r.json()["detail"] == "body: not UTF-8 text (byte 14)"
 
 
 def test_the_cli_writes_a_position_it_can_read_back(game: Game, tmp_path: Path):
