@@ -4,17 +4,20 @@ SMOKEJUMPER_* environment variables)."""
 
 from __future__ import annotations
 
+import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import AsyncIterator, Literal
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 import smokejumper
+from smokejumper.cache import ResultCache
 from swagger_ui_bundle import swagger_ui_path
 
 from . import routes
@@ -22,6 +25,7 @@ from .problems import PROBLEM_JSON, BodyLimitMiddleware, install_error_handlers,
 from .runner import Runner
 from .settings import Settings
 
+log = logging.getLogger("smokejumper.service")
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
@@ -33,6 +37,7 @@ class Health(BaseModel):
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     runner = Runner(settings.workers, settings.queue_limit, settings.grace_seconds)
+    cache = _open_cache(settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -40,6 +45,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             runner.close()
+            if cache:
+                cache.close()
 
     app = FastAPI(
         title="smokejumper",
@@ -57,14 +64,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.runner = runner
+    app.state.cache = cache
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    if settings.cors_origins:
+        # Another site's page may call the API; its pages send JSON and may
+        # name a search to watch, and may read when to retry.
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["GET", "POST"],
+                           allow_headers=["Content-Type", "X-Search-Id"], expose_headers=["Retry-After"],
+                           max_age=600)
 
     @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness and version")
-    def healthz() -> Health:
+    async def healthz() -> Health:  # on the event loop: never waits behind a thread pool
         return Health(status="ok", version=smokejumper.__version__)
 
-    app.include_router(routes.router(settings, runner))
+    app.include_router(routes.router(settings, runner, cache))
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -82,6 +96,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
     _errors_only_as_problem_json(app)
     return app
+
+
+def _open_cache(settings: Settings) -> ResultCache | None:
+    """The result cache the settings name; a file that cannot be opened
+    leaves the service answering without one, and the log says why."""
+    if settings.cache is None:
+        return None
+    try:
+        return ResultCache(settings.cache, settings.cache_max_mb)
+    except ValueError as e:
+        log.error("serving without a result cache: %s", e)
+        return None
 
 
 def _errors_only_as_problem_json(app: FastAPI) -> None:

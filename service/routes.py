@@ -5,17 +5,21 @@ A search or quick operation is a POST of its request model, run in the
 server's runner; a search is held to the server's caps and its answer says
 which it applied (``limits``). A data operation is a GET with the request's
 fields as query parameters, answered in plain Python. Bodies and answers
-are the games' own models. A search sent with an ``X-Search-Id`` header
+are the games' own models. With a result cache, a search's answer kept
+there is given without searching (``"cached": true``), and a new one is
+kept. A search sent with an ``X-Search-Id`` header
 shows its live counters at ``GET /v1/searches/<id>`` while it runs."""
 
 # No `from __future__ import annotations`: FastAPI reads the endpoints'
 # annotations, which name each operation's models through the closure.
 
+import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, HTTPException, Path, Query, Request
 from pydantic import BaseModel, Field, create_model
 
+from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, query_model, registered
 
 from .limits import Searches, ServedLimits, hold
@@ -72,7 +76,7 @@ def game_list() -> GameList:
         for g in registered()])
 
 
-def router(settings: Settings, runner: Runner) -> APIRouter:
+def router(settings: Settings, runner: Runner, cache: ResultCache | None) -> APIRouter:
     r = APIRouter(prefix="/v1")
     searches = Searches(settings, runner)
 
@@ -91,11 +95,12 @@ def router(settings: Settings, runner: Runner) -> APIRouter:
 
     for game in registered():
         for op in served(game):
-            _add(r, game, op, settings, searches, runner)
+            _add(r, game, op, settings, searches, runner, cache)
     return r
 
 
-def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: Searches, runner: Runner) -> None:
+def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: Searches, runner: Runner,
+         cache: ResultCache | None) -> None:
     model = op.request
     route = dict(path=f"/{game.name}/{op.name}", tags=[game.name], summary=op.summary,
                  operation_id=f"{game.name}_{op.name}".replace("-", "_"))
@@ -112,14 +117,22 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
     else:
         answer = create_model(f"{game.name.capitalize()}{op.response.__name__}", __base__=op.response,
                               limits=(ServedLimits, Field(description="What was asked, and what the server's caps "
-                                                                      "let this search spend")))
+                                                                      "let this search spend")),
+                              cached=(bool, Field(description="Whether the answer came from the result cache: a "
+                                                              "search of this request that finished, or that spent "
+                                                              "at least this limit")))
 
         async def search(request: Request, body: Annotated[model, Body()],  # type: ignore[valid-type]
                          watch: SearchId = None) -> Any:
             if watch is not None and runner.watching(watch):
                 raise HTTPException(409, f"X-Search-Id: {watch!r} names a search still running; choose another")
             held, limit, limits = hold(settings, op, body)
+            entry = await asyncio.to_thread(cache.lookup, game.name, op.name, held, limit) if cache else None
+            if entry is not None:
+                return answer.model_validate({**dict(entry.read(op.response)), "limits": limits, "cached": True})
             result = await searches.run(request, limit, lambda lim, control: op.call(held, lim, control), watch)
-            return answer.model_validate({**dict(result), "limits": limits})
+            if cache:
+                await asyncio.to_thread(cache.store, game.name, op.name, held, result)
+            return answer.model_validate({**dict(result), "limits": limits, "cached": False})
 
         r.post(**route, response_model=answer, responses=_POST_ERRORS)(search)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Mapping, TypeVar
 
 from smokejumper import Limit
+from smokejumper.cache import DEFAULT_MAX_MB
 from smokejumper.limits import MAX_MEMORY_MB
 
 T = TypeVar("T")
@@ -43,6 +46,11 @@ class Settings:
     grace_seconds: float = 0.5
     # Time cap of a quick call into the core (check, apply, replay, ...).
     quick_seconds: float = 2.0
+    # Origins whose pages may call the API from the browser (CORS); empty: none.
+    cors_origins: tuple[str, ...] = ()
+    # The result cache's SQLite file (None: no cache) and its size cap.
+    cache: str | None = None
+    cache_max_mb: float = DEFAULT_MAX_MB
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.max_seconds) and self.max_seconds > 0):
@@ -63,6 +71,11 @@ class Settings:
             raise ValueError(f"grace_seconds must be a finite number >= 0, got {self.grace_seconds}")
         if not (math.isfinite(self.quick_seconds) and self.quick_seconds > 0):
             raise ValueError(f"quick_seconds must be a finite number > 0, got {self.quick_seconds}")
+        for origin in self.cors_origins:
+            if origin != "*" and not re.fullmatch(r"https?://[^/\s]+", origin):
+                raise ValueError(f"cors origin {origin!r} is not * or scheme://host[:port] (no path)")
+        if not (math.isfinite(self.cache_max_mb) and self.cache_max_mb > 0):
+            raise ValueError(f"cache_max_mb must be a finite number > 0, got {self.cache_max_mb}")
 
     @property
     def queue_limit(self) -> int:
@@ -76,8 +89,10 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from SMOKEJUMPER_MAX_SECONDS, _MAX_NODES, _MAX_MEMORY_MB,
-        _MAX_HINT_SAMPLES, _WORKERS, _MAX_BODY_BYTES, _MAX_QUEUE and
-        _QUICK_SECONDS; unset ones take the defaults."""
+        _MAX_HINT_SAMPLES, _WORKERS, _MAX_BODY_BYTES, _MAX_QUEUE,
+        _QUICK_SECONDS, _CORS_ORIGINS (comma-separated), _CACHE (a file;
+        ``off`` for none; unset: the user's cache directory) and
+        _CACHE_MAX_MB; unset ones take the defaults."""
         env = os.environ if environ is None else environ
         d = cls()
         return cls(
@@ -89,7 +104,21 @@ class Settings:
             max_body_bytes=_env(env, "MAX_BODY_BYTES", _integer, d.max_body_bytes),
             max_queue=_env(env, "MAX_QUEUE", _integer, d.max_queue),
             quick_seconds=_env(env, "QUICK_SECONDS", float, d.quick_seconds),
+            cors_origins=tuple(o.strip() for o in env.get(_PREFIX + "CORS_ORIGINS", "").split(",") if o.strip()),
+            cache=_cache_file(env.get(_PREFIX + "CACHE", "").strip(), env),
+            cache_max_mb=_env(env, "CACHE_MAX_MB", float, d.cache_max_mb),
         )
+
+
+def _cache_file(value: str, env: Mapping[str, str]) -> str | None:
+    """SMOKEJUMPER_CACHE: a file, ``off``, or unset for the user's cache
+    directory (``$XDG_CACHE_HOME``, else ``~/.cache``)."""
+    if value.lower() == "off":
+        return None
+    if value:
+        return value
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return str(Path(base) / "smokejumper" / "results.sqlite3")
 
 
 def _integer(text: str) -> int:

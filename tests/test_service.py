@@ -455,3 +455,51 @@ def test_a_named_search_shows_its_counters_while_it_runs(tmp_path):
         assert gone.status_code == 404 and gone.headers["content-type"].startswith("application/problem+json")
         bad = http.post(path(FIRST, "solve"), json=body, headers={"X-Search-Id": "no spaces"})
         assert bad.status_code == 422 and "X-Search-Id" in bad.json()["detail"], bad.text
+
+
+def test_the_cache_and_cors_from_env(tmp_path):
+    home = Settings.from_env({"XDG_CACHE_HOME": str(tmp_path)})
+    assert home.cache == str(tmp_path / "smokejumper" / "results.sqlite3") and home.cache_max_mb == 512
+    assert Settings.from_env({"SMOKEJUMPER_CACHE": "OFF"}).cache is None
+    assert Settings.from_env({"SMOKEJUMPER_CACHE": "/x/r.db", "SMOKEJUMPER_CACHE_MAX_MB": "64"}).cache_max_mb == 64
+    assert home.cors_origins == ()
+    both = Settings.from_env({"SMOKEJUMPER_CORS_ORIGINS": "https://a.example, http://localhost:5173"})
+    assert both.cors_origins == ("https://a.example", "http://localhost:5173")
+    with pytest.raises(ValueError, match="cors origin"):
+        Settings.from_env({"SMOKEJUMPER_CORS_ORIGINS": "https://a.example/page"})
+
+
+# --------------------------------------------------------------- other sites' pages
+
+
+def test_cors_is_off_unless_origins_are_allowed():
+    origin = {"Origin": "https://game.example"}
+    with server() as c:
+        r = c.post(path(FIRST, "check"), json={"position": HARD_SOLVE["position"]}, headers=origin)
+        assert r.status_code == 200 and "access-control-allow-origin" not in r.headers
+        pre = c.options(path(FIRST, "hint"), headers={**origin, "Access-Control-Request-Method": "POST"})
+        assert "access-control-allow-origin" not in pre.headers
+
+
+def test_an_allowed_origin_may_call_the_api_and_others_may_not():
+    with server(cors_origins=("https://game.example",)) as c:
+        pre = c.options(path(FIRST, "hint"), headers={
+            "Origin": "https://game.example", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type, x-search-id"})
+        assert pre.status_code == 200 and pre.headers["access-control-allow-origin"] == "https://game.example"
+        assert "POST" in pre.headers["access-control-allow-methods"]
+        r = c.post(path(FIRST, "check"), json={"position": HARD_SOLVE["position"]},
+                   headers={"Origin": "https://game.example"})
+        assert r.headers["access-control-allow-origin"] == "https://game.example"
+        bad = c.post(path(FIRST, "check"), json={"position": 5}, headers={"Origin": "https://game.example"})
+        assert bad.status_code == 422 and bad.headers["access-control-allow-origin"] == "https://game.example"
+        other = c.options(path(FIRST, "hint"), headers={"Origin": "https://evil.example",
+                                                         "Access-Control-Request-Method": "POST"})
+        assert other.status_code == 400 and "access-control-allow-origin" not in other.headers
+
+
+def test_healthz_runs_on_the_event_loop():
+    """Not in a thread pool, where it would queue behind blocked work."""
+    with server() as c:
+        route = next(r for r in c.app.routes if getattr(r, "path", None) == "/healthz")
+        assert asyncio.iscoroutinefunction(route.endpoint)

@@ -18,12 +18,14 @@ import os
 import typing
 import sys
 import threading
+import time
 from typing import Any, Callable, NoReturn, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from smokejumper import Control, InvalidPositionError, Limit
 from smokejumper._inputs import MAX_INPUT_BYTES, describe_validation_error, input_bytes, parse_json
+from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, registered
 from smokejumper.limits import DEFAULT_MEMORY_MB
 
@@ -139,6 +141,10 @@ def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
                        help=f"node limit {scope} (default: none)")
         c.add_argument("--max-memory-mb", type=int, default=None, metavar="M",
                        help=f"transposition table size of each search, in MiB (default: {DEFAULT_MEMORY_MB})")
+    if op.kind == "search":
+        c.add_argument("--cache", metavar="FILE", default=None,
+                       help="a result cache (SQLite, made if missing; the service's SMOKEJUMPER_CACHE file too): "
+                            "an answer kept there is given at once, and a new one is kept")
     c.add_argument("--json", action="store_true", help="print the answer as JSON")
 
 
@@ -228,7 +234,7 @@ def _run(game: Game, op: Operation, args: argparse.Namespace) -> int:
             # Progress on stderr, from the worker thread; Ctrl-C stops every solve of the batch.
             result = _search(lambda control: op.call(q, _limit(args), control, None if args.json else _progress))
         elif op.kind == "search":
-            result = _search(lambda control: op.call(q, _limit(args), control))
+            result = _cached_search(game, op, q, args)
         else:
             result = op.call(q)
     except ValueError as e:  # InvalidPositionError included: the engine refused the input
@@ -244,6 +250,22 @@ def _run(game: Game, op: Operation, args: argparse.Namespace) -> int:
         if note:
             print(note, file=sys.stderr)
     return code
+
+
+def _cached_search(game: Game, op: Operation, q: BaseModel, args: argparse.Namespace) -> BaseModel:
+    """The search's answer from ``--cache`` when it holds one as good as
+    this limit would give (said on stderr), else searched and kept there."""
+    limit = _limit(args)
+    cache = ResultCache(args.cache) if args.cache else None
+    entry = cache.lookup(game.name, op.name, q, limit) if cache else None
+    if entry is not None:
+        print(f"from the cache {args.cache} (kept {time.strftime('%Y-%m-%d %H:%M', time.localtime(entry.stored))})",
+              file=sys.stderr)
+        return entry.read(op.response)
+    result = _search(lambda control: op.call(q, limit, control))
+    if cache:
+        cache.store(game.name, op.name, q, result)
+    return result
 
 
 _progress_shown = False  # a progress bar is on stderr without its newline

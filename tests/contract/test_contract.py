@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from openapi_examples import request_examples
 from smokejumper import Control, Limit
+from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, registered
 from smokejumper.service.app import STATIC_DIR, create_app
 from smokejumper.service.settings import Settings
@@ -271,6 +272,19 @@ def test_every_search_counts_its_nodes_live(game: Game):
             time.sleep(0.01)
         worker.join()
         assert seen > 0, f"{op.name} counted no node while it ran"
+
+
+def test_every_search_answer_comes_back_whole_from_the_cache(game: Game, tmp_path: Path):
+    """What the service and the CLI serve from the result cache is the
+    answer as it was searched, as the operation's model."""
+    cache = ResultCache(tmp_path / "c.sqlite3")
+    limit = Limit(nodes=2_000, memory_mb=MB)
+    for op in searches(game):
+        body = op.request.model_validate(hard_body(game, op))
+        answer = ask(op, hard_body(game, op), limit)
+        assert cache.store(game.name, op.name, body, answer), op.name
+        entry = cache.lookup(game.name, op.name, body, limit)
+        assert entry is not None and entry.read(op.response) == answer, op.name
 
 
 # ------------------------------------------------------------ the service
