@@ -12,8 +12,9 @@ from typing import AsyncIterator, Literal
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
 import smokejumper
@@ -21,6 +22,7 @@ from smokejumper.cache import ResultCache
 from swagger_ui_bundle import swagger_ui_path
 
 from . import routes
+from .observe import Metrics, ObserveMiddleware
 from .problems import PROBLEM_JSON, BodyLimitMiddleware, install_error_handlers, problem_responses
 from .runner import Runner
 from .settings import Settings
@@ -67,6 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.cache = cache
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    metrics = Metrics(runner, cache)
+    app.state.metrics = metrics
     if settings.cors_origins:
         # Another site's page may call the API; its pages send JSON and may
         # name a search to watch, and may read when to retry.
@@ -74,11 +78,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            allow_headers=["Content-Type", "X-Search-Id"], expose_headers=["Retry-After"],
                            max_age=600)
 
+    # Last, so outermost: it sees every answer, CORS's and errors' too.
+    app.add_middleware(ObserveMiddleware, metrics=metrics)
+
+    @app.get("/metrics", tags=["service"], summary="Prometheus metrics: requests, latency, queue, searches, cache",
+             response_class=PlainTextResponse)
+    async def prometheus() -> PlainTextResponse:
+        return PlainTextResponse(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
     @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness and version")
     async def healthz() -> Health:  # on the event loop: never waits behind a thread pool
         return Health(status="ok", version=smokejumper.__version__)
 
-    app.include_router(routes.router(settings, runner, cache))
+    app.include_router(routes.router(settings, runner, cache, metrics))
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -23,6 +23,7 @@ from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, query_model, registered
 
 from .limits import Searches, ServedLimits, hold
+from .observe import Metrics
 from .problems import problem_responses
 from .runner import Runner
 from .settings import Settings
@@ -76,7 +77,7 @@ def game_list() -> GameList:
         for g in registered()])
 
 
-def router(settings: Settings, runner: Runner, cache: ResultCache | None) -> APIRouter:
+def router(settings: Settings, runner: Runner, cache: ResultCache | None, metrics: Metrics) -> APIRouter:
     r = APIRouter(prefix="/v1")
     searches = Searches(settings, runner)
 
@@ -95,12 +96,12 @@ def router(settings: Settings, runner: Runner, cache: ResultCache | None) -> API
 
     for game in registered():
         for op in served(game):
-            _add(r, game, op, settings, searches, runner, cache)
+            _add(r, game, op, settings, searches, runner, cache, metrics)
     return r
 
 
 def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: Searches, runner: Runner,
-         cache: ResultCache | None) -> None:
+         cache: ResultCache | None, metrics: Metrics) -> None:
     model = op.request
     route = dict(path=f"/{game.name}/{op.name}", tags=[game.name], summary=op.summary,
                  operation_id=f"{game.name}_{op.name}".replace("-", "_"))
@@ -129,8 +130,11 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
             held, limit, limits = hold(settings, op, body)
             entry = await asyncio.to_thread(cache.lookup, game.name, op.name, held, limit) if cache else None
             if entry is not None:
-                return answer.model_validate({**dict(entry.read(op.response)), "limits": limits, "cached": True})
+                result = entry.read(op.response)
+                metrics.searched(game.name, op.name, result, cached=True)
+                return answer.model_validate({**dict(result), "limits": limits, "cached": True})
             result = await searches.run(request, limit, lambda lim, control: op.call(held, lim, control), watch)
+            metrics.searched(game.name, op.name, result, cached=False)
             if cache:
                 await asyncio.to_thread(cache.store, game.name, op.name, held, result)
             return answer.model_validate({**dict(result), "limits": limits, "cached": False})

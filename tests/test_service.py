@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import logging
 import re
 import threading
 import time
@@ -503,3 +504,55 @@ def test_healthz_runs_on_the_event_loop():
     with server() as c:
         route = next(r for r in c.app.routes if getattr(r, "path", None) == "/healthz")
         assert asyncio.iscoroutinefunction(route.endpoint)
+
+
+# --------------------------------------------------------------- operators
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    """A sample's value in Prometheus text, 0 when absent."""
+    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    for line in text.splitlines():
+        if line.startswith(f"{name}{{{want}}} ") or (not labels and line.startswith(f"{name} ")):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def test_metrics_count_requests_searches_nodes_and_the_cache(tmp_path):
+    with server(cache=str(tmp_path / "c.sqlite3")) as c:
+        body = {**HARD_SOLVE, "limit": {"nodes": 2000}}
+        for _ in range(2):
+            assert c.post(path(FIRST, "solve"), json=body).status_code == 200
+        c.post(path(FIRST, "solve"), json={"position": 5})
+        c.get("/no/such/path/123")
+        r = c.get("/metrics")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+        text = r.text
+    route = f"/v1/{FIRST.name}/solve"
+    assert metric(text, "smokejumper_requests_total", method="POST", route=route, status="200") == 2
+    assert metric(text, "smokejumper_requests_total", method="POST", route=route, status="422") == 1
+    assert metric(text, "smokejumper_requests_total", method="GET", route="unmatched", status="404") == 1
+    assert metric(text, "smokejumper_request_seconds_count", method="POST", route=route) == 3
+    assert metric(text, "smokejumper_searches_total", game=FIRST.name, operation="solve", source="searched") == 1
+    assert metric(text, "smokejumper_searches_total", game=FIRST.name, operation="solve", source="cache") == 1
+    assert metric(text, "smokejumper_search_nodes_total", game=FIRST.name, operation="solve") >= 2000
+    assert metric(text, "smokejumper_cache_hits") == 1 and metric(text, "smokejumper_cache_entries") == 1
+    assert metric(text, "smokejumper_workers") == 2
+    assert "smokejumper_queue_depth 0.0" in text and "smokejumper_searches_running 0.0" in text
+
+
+def test_every_answer_has_a_request_id_and_one_json_log_line(caplog):
+    from smokejumper.service.observe import JsonFormatter
+
+    with server() as c, caplog.at_level(logging.INFO, logger="smokejumper.access"):
+        mine = c.get("/healthz", headers={"X-Request-Id": "frontend-42"})
+        theirs = c.post(path(FIRST, "check"), json={"position": 5})
+        odd = c.get("/healthz", headers={"X-Request-Id": "no spaces; please"})
+    assert mine.headers["x-request-id"] == "frontend-42"
+    assert re.fullmatch(r"[0-9a-f]{32}", theirs.headers["x-request-id"]) and theirs.status_code == 422
+    assert re.fullmatch(r"[0-9a-f]{32}", odd.headers["x-request-id"])
+    lines = [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == "smokejumper.access"]
+    assert [(x["route"], x["status"]) for x in lines] == [
+        ("/healthz", 200), (f"/v1/{FIRST.name}/check", 422), ("/healthz", 200)]
+    assert lines[0]["request_id"] == "frontend-42" and lines[1]["request_id"] == theirs.headers["x-request-id"]
+    assert {"time", "level", "logger", "message", "method", "path", "seconds", "client"} <= set(lines[0])

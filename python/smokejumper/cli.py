@@ -284,7 +284,10 @@ def _progress(done: int, total: int) -> None:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    uvicorn.run("smokejumper.service.app:app", host=args.host, port=args.port, log_level="info")
+    from smokejumper.service.observe import log_config
+
+    uvicorn.run("smokejumper.service.app:app", host=args.host, port=args.port, log_config=log_config(),
+                access_log=False)
     return 0
 
 
