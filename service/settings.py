@@ -46,6 +46,11 @@ class Settings:
     grace_seconds: float = 0.5
     # Time cap of a quick call into the core (check, apply, replay, ...).
     quick_seconds: float = 2.0
+    # A request must arrive whole (headers and body) this soon after its
+    # connection opens or the previous answer ends; and at most this many
+    # connections are open (service/server.py).
+    request_timeout: float = 15.0
+    max_connections: int = 1000
     # Origins whose pages may call the API from the browser (CORS); empty: none.
     cors_origins: tuple[str, ...] = ()
     # The result cache's SQLite file (None: no cache) and its size cap.
@@ -71,6 +76,10 @@ class Settings:
             raise ValueError(f"grace_seconds must be a finite number >= 0, got {self.grace_seconds}")
         if not (math.isfinite(self.quick_seconds) and self.quick_seconds > 0):
             raise ValueError(f"quick_seconds must be a finite number > 0, got {self.quick_seconds}")
+        if not (math.isfinite(self.request_timeout) and self.request_timeout > 0):
+            raise ValueError(f"request_timeout must be a finite number > 0, got {self.request_timeout}")
+        if self.max_connections < 1:
+            raise ValueError(f"max_connections must be >= 1, got {self.max_connections}")
         for origin in self.cors_origins:
             if origin != "*" and not re.fullmatch(r"https?://[^/\s]+", origin):
                 raise ValueError(f"cors origin {origin!r} is not * or scheme://host[:port] (no path)")
@@ -90,7 +99,8 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from SMOKEJUMPER_MAX_SECONDS, _MAX_NODES, _MAX_MEMORY_MB,
         _MAX_HINT_SAMPLES, _WORKERS, _MAX_BODY_BYTES, _MAX_QUEUE,
-        _QUICK_SECONDS, _CORS_ORIGINS (comma-separated), _CACHE (a file;
+        _QUICK_SECONDS, _REQUEST_TIMEOUT, _MAX_CONNECTIONS, _CORS_ORIGINS
+        (comma-separated), _CACHE (a file;
         ``off`` for none; unset: the user's cache directory) and
         _CACHE_MAX_MB; unset ones take the defaults."""
         env = os.environ if environ is None else environ
@@ -104,6 +114,8 @@ class Settings:
             max_body_bytes=_env(env, "MAX_BODY_BYTES", _integer, d.max_body_bytes),
             max_queue=_env(env, "MAX_QUEUE", _integer, d.max_queue),
             quick_seconds=_env(env, "QUICK_SECONDS", float, d.quick_seconds),
+            request_timeout=_env(env, "REQUEST_TIMEOUT", float, d.request_timeout),
+            max_connections=_env(env, "MAX_CONNECTIONS", _integer, d.max_connections),
             cors_origins=tuple(o.strip() for o in env.get(_PREFIX + "CORS_ORIGINS", "").split(",") if o.strip()),
             cache=_cache_file(env.get(_PREFIX + "CACHE", "").strip(), env),
             cache_max_mb=_env(env, "CACHE_MAX_MB", float, d.cache_max_mb),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -52,14 +53,21 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serving(env: dict[str, str], workdir: Path) -> Iterator[Server]:
-    """The server with ``env`` on top of this one's, once it answers
+def serving(env: dict[str, str], workdir: Path, max_open_files: int | None = None) -> Iterator[Server]:
+    """The server with ``env`` on top of this one's (and at most
+    ``max_open_files`` descriptors, as ``ulimit -n``), once it answers
     /healthz; at the end it must still be alive, and gets Ctrl-C (its exit
     code is then the process's returncode)."""
     port = _free_port()
     log = open(workdir / "server.log", "w+")
+
+    def limit_files() -> None:
+        if max_open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max_open_files, max_open_files))
+
     process = subprocess.Popen([sys.executable, "-m", "smokejumper.cli", "serve", "--host", HOST, "--port", str(port)],
-                               env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT, cwd=workdir)
+                               env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT, cwd=workdir,
+                               preexec_fn=limit_files)
     server = Server(process, port, log)
     try:
         deadline = time.monotonic() + 60

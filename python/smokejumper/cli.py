@@ -282,12 +282,9 @@ def _progress(done: int, total: int) -> None:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    from smokejumper.service.server import serve
 
-    from smokejumper.service.observe import log_config
-
-    uvicorn.run("smokejumper.service.app:app", host=args.host, port=args.port, log_config=log_config(),
-                access_log=False)
+    serve(args.host, args.port)
     return 0
 
 

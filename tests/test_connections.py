@@ -1,0 +1,118 @@
+"""Slow and idle clients against the real server (issue 19): half-sent
+requests are closed after the request timeout, the open connections stay
+under the cap, and /healthz keeps answering under `ulimit -n 256` while 300
+half-sent requests try to hold every descriptor."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from served import HOST, serving
+
+TIMEOUT = 2.0
+ENV = {"SMOKEJUMPER_REQUEST_TIMEOUT": str(TIMEOUT), "SMOKEJUMPER_MAX_CONNECTIONS": "150",
+       "SMOKEJUMPER_WORKERS": "1"}
+
+
+def healthz_seconds(url: str) -> float:
+    start = time.monotonic()
+    with urllib.request.urlopen(url + "/healthz", timeout=10) as r:
+        assert r.status == 200
+    return time.monotonic() - start
+
+
+def half_sent(port: int, count: int, partial: bytes) -> list[socket.socket]:
+    socks = []
+    for _ in range(count):
+        s = socket.create_connection((HOST, port), timeout=5)
+        try:
+            s.sendall(partial)
+        except OSError:  # closed at once: displaced or refused
+            pass
+        socks.append(s)
+    return socks
+
+
+def open_descriptors(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with serving(ENV, tmp_path_factory.mktemp("server"), max_open_files=256) as s:
+        yield s
+
+
+def closed_by_server(s: socket.socket, within: float) -> bytes | None:
+    """What the server sent before closing ``s`` within ``within`` seconds; None if it stayed open."""
+    s.settimeout(within)
+    got = b""
+    try:
+        while chunk := s.recv(4096):
+            got += chunk
+    except TimeoutError:
+        return None
+    except ConnectionResetError:
+        pass
+    return got
+
+
+@pytest.mark.parametrize("partial", [b"GET /healthz HTTP/1.1\r\nHost: x\r\n",
+                                     b"POST /v1/volcano/check HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+                                     b"content-length: 500\r\n\r\n{\"position\": "],
+                         ids=["headers", "body"])
+def test_a_half_sent_request_is_closed_after_the_timeout(server, partial: bytes):
+    s = half_sent(server.port, 1, partial)[0]
+    start = time.monotonic()
+    got = closed_by_server(s, TIMEOUT + 5)
+    assert got is not None, "the server kept a half-sent request open"
+    assert TIMEOUT - 0.5 <= time.monotonic() - start <= TIMEOUT + 3
+    assert got.startswith(b"HTTP/1.1 408"), got
+    s.close()
+
+
+def test_a_trickle_of_bytes_does_not_keep_a_request_alive(server):
+    s = socket.create_connection((HOST, server.port), timeout=5)
+    start = time.monotonic()
+    try:
+        for byte in b"GET /healthz HTTP/1.1\r\nHost: x\r\n":
+            s.sendall(bytes([byte]))
+            time.sleep(0.25)
+            if time.monotonic() - start > TIMEOUT + 3:
+                break
+    except OSError:
+        pass
+    assert closed_by_server(s, 3) is not None and time.monotonic() - start < TIMEOUT + 4
+    s.close()
+
+
+def test_300_half_sent_requests_cannot_starve_healthz(server):
+    slow = half_sent(server.port, 300, b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    try:
+        times = [healthz_seconds(server.url) for _ in range(20)]
+        assert max(times) < 1.0, times
+        assert open_descriptors(server.process.pid) <= 256
+        time.sleep(TIMEOUT + 1)  # past the timeout every slow one is gone
+        assert open_descriptors(server.process.pid) < 60
+    finally:
+        for s in slow:
+            s.close()
+    assert healthz_seconds(server.url) < 1.0
+    assert "Too many open files" not in Path(server.log.name).read_text()
+
+
+def test_a_kept_alive_connection_serves_one_request_after_another(server):
+    """The deadline is per request: a client that keeps its connection and
+    asks again within the timeout is served each time."""
+    with socket.create_connection((HOST, server.port), timeout=10) as s:
+        for _ in range(3):
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            got = s.recv(4096)
+            assert got.startswith(b"HTTP/1.1 200"), got
+            time.sleep(TIMEOUT * 0.6)
