@@ -22,6 +22,8 @@ from smokejumper.cache import ResultCache
 from swagger_ui_bundle import swagger_ui_path
 
 from . import routes
+from .guard import Guard
+from .jobs import Jobs, router as jobs_router
 from .observe import Metrics, ObserveMiddleware
 from .problems import PROBLEM_JSON, BodyLimitMiddleware, install_error_handlers, problem_responses
 from .runner import Runner
@@ -40,12 +42,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     runner = Runner(settings.workers, settings.queue_limit, settings.grace_seconds)
     cache = _open_cache(settings)
+    jobs = Jobs(settings.job_workers, settings.max_jobs_queued, cache)
+    guard = Guard(settings.api_keys, settings.rate_limit)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         try:
             yield
         finally:
+            jobs.close()
             runner.close()
             if cache:
                 cache.close()
@@ -69,7 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.cache = cache
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    metrics = Metrics(runner, cache)
+    metrics = Metrics(runner, cache, jobs)
     app.state.metrics = metrics
     if settings.cors_origins:
         # Another site's page may call the API; its pages send JSON and may
@@ -90,7 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> Health:  # on the event loop: never waits behind a thread pool
         return Health(status="ok", version=smokejumper.__version__)
 
-    app.include_router(routes.router(settings, runner, cache, metrics))
+    app.include_router(routes.router(settings, runner, cache, metrics, guard))
+    app.include_router(jobs_router(settings, jobs, guard))
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from smokejumper.cache import ResultCache
 
+from .jobs import Jobs
 from .runner import Runner
 
 REQUEST_ID_HEADER = "X-Request-Id"
@@ -37,7 +38,7 @@ access_log = logging.getLogger("smokejumper.access")
 class Metrics:
     """The service's counters, histograms and live gauges."""
 
-    def __init__(self, runner: Runner, cache: ResultCache | None) -> None:
+    def __init__(self, runner: Runner, cache: ResultCache | None, jobs: Jobs) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter("smokejumper_requests", "Requests answered, by route and status",
                                 ["method", "route", "status"], registry=self.registry)
@@ -47,7 +48,7 @@ class Metrics:
                                 "(searched, or cache)", ["game", "operation", "source"], registry=self.registry)
         self.nodes = Counter("smokejumper_search_nodes", "Nodes searched, by game and operation",
                              ["game", "operation"], registry=self.registry)
-        self.registry.register(_Live(runner, cache))
+        self.registry.register(_Live(runner, cache, jobs))
 
     def searched(self, game: str, operation: str, answer: Any, cached: bool) -> None:
         """Count a search's answer: where it came from, and the nodes a fresh one searched."""
@@ -58,17 +59,20 @@ class Metrics:
 
 
 class _Live(Collector):
-    """Gauges read when scraped: the runner's queue and the cache's counts."""
+    """Gauges read when scraped: the runner's queue, the jobs, the cache's counts."""
 
-    def __init__(self, runner: Runner, cache: ResultCache | None) -> None:
+    def __init__(self, runner: Runner, cache: ResultCache | None, jobs: Jobs) -> None:
         self._runner = runner
         self._cache = cache
+        self._jobs = jobs
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         yield GaugeMetricFamily("smokejumper_searches_running", "Calls into the core running now",
                                 value=self._runner.running)
         yield GaugeMetricFamily("smokejumper_queue_depth", "Calls waiting for a worker", value=self._runner.waiting)
         yield GaugeMetricFamily("smokejumper_workers", "Worker threads", value=self._runner.workers)
+        yield GaugeMetricFamily("smokejumper_jobs_running", "Jobs running now", value=self._jobs.running)
+        yield GaugeMetricFamily("smokejumper_jobs_queued", "Jobs waiting for a job worker", value=self._jobs.queued)
         if self._cache is not None:
             counts = self._cache.counts()
             for name in ("hits", "misses", "write_errors"):
@@ -83,7 +87,7 @@ class _Live(Collector):
 class ObserveMiddleware:
     """Outermost: every request gets its id, its log line and its counts,
     errors and 404s included. The route is the path template
-    (``/v1/volcano/solve``), never the raw path, so unknown paths cannot
+    (``/v1/<game>/solve``), never the raw path, so unknown paths cannot
     grow the metrics without bound."""
 
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:

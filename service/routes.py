@@ -16,12 +16,15 @@ shows its live counters at ``GET /v1/searches/<id>`` while it runs."""
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Header, HTTPException, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, create_model
 
 from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, query_model, registered
 
+from .guard import Guard
+from .jobs import event_stream
 from .limits import Searches, ServedLimits, hold
 from .observe import Metrics
 from .problems import problem_responses
@@ -63,6 +66,20 @@ class GameList(BaseModel):
     games: list[GameInfo] = Field(description="In the order to show them")
 
 
+class CacheCounts(BaseModel):
+    entries: int
+    bytes: int = Field(description="Of answers kept")
+    hits: int = Field(description="Since this process started")
+    misses: int
+    write_errors: int = Field(description="Answers that could not be kept (the disk full, say)")
+
+
+def _the(cache: ResultCache | None) -> ResultCache:
+    if cache is None:
+        raise HTTPException(404, "this server keeps no result cache (SMOKEJUMPER_CACHE=off)")
+    return cache
+
+
 def served(game: Game) -> list[Operation]:
     """The operations the service offers (a batch would outlast any cap)."""
     return [op for op in game.operations.values() if op.kind != "batch"]
@@ -77,7 +94,8 @@ def game_list() -> GameList:
         for g in registered()])
 
 
-def router(settings: Settings, runner: Runner, cache: ResultCache | None, metrics: Metrics) -> APIRouter:
+def router(settings: Settings, runner: Runner, cache: ResultCache | None, metrics: Metrics,
+           guard: Guard) -> APIRouter:
     r = APIRouter(prefix="/v1")
     searches = Searches(settings, runner)
 
@@ -94,14 +112,40 @@ def router(settings: Settings, runner: Runner, cache: ResultCache | None, metric
         nodes, seconds = found
         return SearchProgress(search_id=search_id, nodes=nodes, seconds=seconds)
 
+    @r.get("/searches/{search_id}/events", tags=["service"], response_class=StreamingResponse,
+           responses={**problem_responses(404, 422), 200: {"content": {"text/event-stream": {}},
+                                                           "description": "progress events, then end"}},
+           summary="The live counters of a search sent with this X-Search-Id, as Server-Sent Events")
+    async def progress_events(request: Request, search_id: Annotated[str, Path(pattern=_SEARCH_ID)]) -> Any:
+        progress(search_id)  # 404 unless it runs
+
+        def snapshot() -> tuple[dict[str, Any], bool]:
+            found = runner.progress(search_id)
+            if found is None:  # answered (or stopped): its answer went to its own request
+                return {"search_id": search_id}, True
+            return SearchProgress(search_id=search_id, nodes=found[0], seconds=found[1]).model_dump(), False
+
+        return event_stream(request, snapshot)
+
+    @r.get("/cache", tags=["service"], response_model=CacheCounts, responses=problem_responses(401, 404),
+           dependencies=[Depends(guard.admin)], summary="The result cache's entries, bytes and hit counts")
+    def cache_counts() -> CacheCounts:
+        return CacheCounts(**_the(cache).counts())
+
+    @r.delete("/cache", tags=["service"], response_model=CacheCounts, responses=problem_responses(401, 404),
+              dependencies=[Depends(guard.admin)], summary="Empty the result cache")
+    def cache_clear() -> CacheCounts:
+        _the(cache).clear()
+        return CacheCounts(**_the(cache).counts())
+
     for game in registered():
         for op in served(game):
-            _add(r, game, op, settings, searches, runner, cache, metrics)
+            _add(r, game, op, settings, searches, runner, cache, metrics, guard)
     return r
 
 
 def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: Searches, runner: Runner,
-         cache: ResultCache | None, metrics: Metrics) -> None:
+         cache: ResultCache | None, metrics: Metrics, guard: Guard) -> None:
     model = op.request
     route = dict(path=f"/{game.name}/{op.name}", tags=[game.name], summary=op.summary,
                  operation_id=f"{game.name}_{op.name}".replace("-", "_"))
@@ -139,4 +183,5 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
                 await asyncio.to_thread(cache.store, game.name, op.name, held, result)
             return answer.model_validate({**dict(result), "limits": limits, "cached": False})
 
-        r.post(**route, response_model=answer, responses=_POST_ERRORS)(search)
+        r.post(**route, response_model=answer, responses={**_POST_ERRORS, **problem_responses(429)},
+               dependencies=[Depends(guard.searches)])(search)

@@ -51,6 +51,15 @@ class Settings:
     # connections are open (service/server.py).
     request_timeout: float = 15.0
     max_connections: int = 1000
+    # Jobs: their own workers, how many may wait, and their time cap (their
+    # node and memory caps are the requests').
+    job_workers: int = 1
+    max_jobs_queued: int = 16
+    job_max_seconds: float = 600.0
+    # Keys for jobs and cache administration (empty: open), and searches and
+    # jobs a minute per client (0: no limit).
+    api_keys: tuple[str, ...] = ()
+    rate_limit: float = 0.0
     # Origins whose pages may call the API from the browser (CORS); empty: none.
     cors_origins: tuple[str, ...] = ()
     # The result cache's SQLite file (None: no cache) and its size cap.
@@ -80,6 +89,14 @@ class Settings:
             raise ValueError(f"request_timeout must be a finite number > 0, got {self.request_timeout}")
         if self.max_connections < 1:
             raise ValueError(f"max_connections must be >= 1, got {self.max_connections}")
+        if not 1 <= self.job_workers <= 64:
+            raise ValueError(f"job_workers must be 1..64, got {self.job_workers}")
+        if self.max_jobs_queued < 0:
+            raise ValueError(f"max_jobs_queued must be >= 0, got {self.max_jobs_queued}")
+        if not (math.isfinite(self.job_max_seconds) and self.job_max_seconds > 0):
+            raise ValueError(f"job_max_seconds must be a finite number > 0, got {self.job_max_seconds}")
+        if not (math.isfinite(self.rate_limit) and self.rate_limit >= 0):
+            raise ValueError(f"rate_limit must be a finite number >= 0, got {self.rate_limit}")
         for origin in self.cors_origins:
             if origin != "*" and not re.fullmatch(r"https?://[^/\s]+", origin):
                 raise ValueError(f"cors origin {origin!r} is not * or scheme://host[:port] (no path)")
@@ -99,8 +116,9 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from SMOKEJUMPER_MAX_SECONDS, _MAX_NODES, _MAX_MEMORY_MB,
         _MAX_HINT_SAMPLES, _WORKERS, _MAX_BODY_BYTES, _MAX_QUEUE,
-        _QUICK_SECONDS, _REQUEST_TIMEOUT, _MAX_CONNECTIONS, _CORS_ORIGINS
-        (comma-separated), _CACHE (a file;
+        _QUICK_SECONDS, _REQUEST_TIMEOUT, _MAX_CONNECTIONS, _JOB_WORKERS,
+        _MAX_JOBS_QUEUED, _JOB_MAX_SECONDS, _API_KEYS and _CORS_ORIGINS
+        (comma-separated), _RATE_LIMIT, _CACHE (a file;
         ``off`` for none; unset: the user's cache directory) and
         _CACHE_MAX_MB; unset ones take the defaults."""
         env = os.environ if environ is None else environ
@@ -116,10 +134,20 @@ class Settings:
             quick_seconds=_env(env, "QUICK_SECONDS", float, d.quick_seconds),
             request_timeout=_env(env, "REQUEST_TIMEOUT", float, d.request_timeout),
             max_connections=_env(env, "MAX_CONNECTIONS", _integer, d.max_connections),
-            cors_origins=tuple(o.strip() for o in env.get(_PREFIX + "CORS_ORIGINS", "").split(",") if o.strip()),
+            job_workers=_env(env, "JOB_WORKERS", _integer, d.job_workers),
+            max_jobs_queued=_env(env, "MAX_JOBS_QUEUED", _integer, d.max_jobs_queued),
+            job_max_seconds=_env(env, "JOB_MAX_SECONDS", float, d.job_max_seconds),
+            api_keys=_listed(env, "API_KEYS"),
+            rate_limit=_env(env, "RATE_LIMIT", float, d.rate_limit),
+            cors_origins=_listed(env, "CORS_ORIGINS"),
             cache=_cache_file(env.get(_PREFIX + "CACHE", "").strip(), env),
             cache_max_mb=_env(env, "CACHE_MAX_MB", float, d.cache_max_mb),
         )
+
+
+def _listed(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """A comma-separated setting's items."""
+    return tuple(item.strip() for item in env.get(_PREFIX + name, "").split(",") if item.strip())
 
 
 def _cache_file(value: str, env: Mapping[str, str]) -> str | None:

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from service_support import server
 from smokejumper import Limit
 from smokejumper.cache import ResultCache, request_key
+from smokejumper.games import registered
 from smokejumper.values import SearchCounts
 
 CLI = [sys.executable, "-m", "smokejumper.cli"]
@@ -223,39 +224,40 @@ def test_the_key_is_the_request_as_it_ran():
 
 # ---------------------------------------------------------------- service and CLI
 
-LAYOUT = {"tiles": [{"q": 0, "r": 0, "n": 2, "spaces": 1, "pawns": 0}, {"q": 1, "r": 0, "n": 1, "spaces": 1,
-                                                                      "pawns": 0}],
-          "volcano": {"q": 0, "r": 1}, "supply": [3, 3, 3, 3]}
+FIRST = registered()[0]
+# The solve example the API documents: finished in microseconds.
+EASY = {k: v for k, v in FIRST.operation("solve").request.model_json_schema()["examples"][0].items() if k != "limit"}
+SOLVE = f"/v1/{FIRST.name}/solve"
 
 
 def test_the_service_serves_a_finished_answer_again_and_after_a_restart(tmp_path: Path):
     path = str(tmp_path / "c.sqlite3")
-    body = {"position": LAYOUT, "limit": {"seconds": 5}}
+    body = {**EASY, "limit": {"seconds": 5}}
     with server(cache=path) as c:
-        first = c.post("/v1/volcano/solve", json=body).json()
+        first = c.post(SOLVE, json=body).json()
         assert first["cached"] is False and first["stats"]["stopped_by"] is None, first
-        second = c.post("/v1/volcano/solve", json={**body, "limit": {"nodes": 1}}).json()
+        second = c.post(SOLVE, json={**body, "limit": {"nodes": 1}}).json()
         assert second["cached"] is True
         assert {k: v for k, v in second.items() if k not in ("cached", "limits")} == \
                {k: v for k, v in first.items() if k not in ("cached", "limits")}
         assert second["limits"]["asked"]["nodes"] == 1  # the account is this request's
     with server(cache=path) as c:  # a new process would read the same file
-        assert c.post("/v1/volcano/solve", json=body).json()["cached"] is True
+        assert c.post(SOLVE, json=body).json()["cached"] is True
     with server() as c:  # no cache: every answer searched
-        assert c.post("/v1/volcano/solve", json=body).json()["cached"] is False
+        assert c.post(SOLVE, json=body).json()["cached"] is False
 
 
 def test_the_cli_fills_what_the_service_serves(tmp_path: Path):
     path = tmp_path / "c.sqlite3"
     layout = tmp_path / "layout.json"
-    layout.write_text(json.dumps(LAYOUT))
-    runs = [subprocess.run(CLI + ["solve", "volcano", str(layout), "--json", "--cache", str(path)],
+    layout.write_text(json.dumps(EASY["position"]))
+    runs = [subprocess.run(CLI + ["solve", FIRST.name, str(layout), "--json", "--cache", str(path)],
                            capture_output=True, text=True, timeout=120) for _ in range(2)]
     assert [r.returncode for r in runs] == [0, 0], runs
     assert "from the cache" not in runs[0].stderr and "from the cache" in runs[1].stderr
     assert runs[0].stdout == runs[1].stdout
     with server(cache=str(path)) as c:
-        assert c.post("/v1/volcano/solve", json={"position": LAYOUT}).json()["cached"] is True
-    bad = subprocess.run(CLI + ["solve", "volcano", str(layout), "--cache", str(layout / "x")],
+        assert c.post(SOLVE, json=EASY).json()["cached"] is True
+    bad = subprocess.run(CLI + ["solve", FIRST.name, str(layout), "--cache", str(layout / "x")],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "result cache" in bad.stderr and "Traceback" not in bad.stderr

@@ -111,8 +111,14 @@ def test_a_kept_alive_connection_serves_one_request_after_another(server):
     """The deadline is per request: a client that keeps its connection and
     asks again within the timeout is served each time."""
     with socket.create_connection((HOST, server.port), timeout=10) as s:
+        reader = s.makefile("rb")
         for _ in range(3):
             s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            got = s.recv(4096)
-            assert got.startswith(b"HTTP/1.1 200"), got
+            status = reader.readline()
+            assert status.startswith(b"HTTP/1.1 200"), status
+            length = 0
+            while (line := reader.readline()) not in (b"\r\n", b""):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            assert b'"ok"' in reader.read(length)
             time.sleep(TIMEOUT * 0.6)

@@ -15,7 +15,8 @@ from smokejumper.games import Game, registered
 
 ROOT = Path(__file__).resolve().parents[1]
 # Prose about every game, and the test that runs the README's commands.
-DOCS = {"README.md", "docs/architecture.md", "docs/benchmarks.md", "tests/test_readme.py"}
+DOCS = {"README.md", "docs/architecture.md", "docs/benchmarks.md", "tests/test_readme.py",
+        "docs/examples/hint-from-another-site.html"}
 
 
 def own_files(game: Game) -> list[str]:

@@ -201,6 +201,10 @@ class ResultCache:
         with self._count_lock:
             self._counted[what] += 1
 
+    def clear(self) -> None:
+        """Every entry out."""
+        self._connection().execute("DELETE FROM results")
+
     def close(self) -> None:
         """This thread's connection closed (others close with their threads)."""
         db = getattr(self._local, "db", None)

@@ -132,6 +132,10 @@ def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
             shown = "none" if f.default is None else f"{f.default:,}" if isinstance(f.default, int) else f.default
             c.add_argument(flag, type=kind, choices=choices, default=None, metavar=None if choices else "N",
                            help=description if "default" in description else f"{description} (default: {shown})")
+    if op.kind == "search":
+        c.add_argument("--cache", metavar="FILE", default=None,
+                       help="a result cache (SQLite, made if missing; the service's SMOKEJUMPER_CACHE file too): "
+                            "an answer kept there is given at once, and a new one is kept")
     if op.takes_limit:
         scope = op.request.model_fields["limit"].description or "of the search"
         scope = scope[0].lower() + scope[1:]
@@ -141,10 +145,6 @@ def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
                        help=f"node limit {scope} (default: none)")
         c.add_argument("--max-memory-mb", type=int, default=None, metavar="M",
                        help=f"transposition table size of each search, in MiB (default: {DEFAULT_MEMORY_MB})")
-    if op.kind == "search":
-        c.add_argument("--cache", metavar="FILE", default=None,
-                       help="a result cache (SQLite, made if missing; the service's SMOKEJUMPER_CACHE file too): "
-                            "an answer kept there is given at once, and a new one is kept")
     c.add_argument("--json", action="store_true", help="print the answer as JSON")
 
 

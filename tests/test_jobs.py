@@ -1,0 +1,256 @@
+"""Jobs with live progress, API keys, the rate limit and the cache's
+administration (issue 19), through the service as its users call it."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service_support import assert_problem, server
+from smokejumper.games import registered
+
+FIRST = registered()[0]
+HARD = importlib.import_module(f"contract.{FIRST.name}").HARD["solve"]  # a search of minutes
+# The solve example the API documents: finished in microseconds.
+EASY = {k: v for k, v in FIRST.operation("solve").request.model_json_schema()["examples"][0].items() if k != "limit"}
+
+
+def job(game: str, operation: str, request: dict) -> dict:
+    return {"game": game, "operation": operation, "request": request}
+
+
+def until(c, job_id: str, states: tuple[str, ...], within: float = 60) -> dict:
+    deadline = time.monotonic() + within
+    while True:
+        got = c.get(f"/v1/jobs/{job_id}").json()
+        if got["state"] in states:
+            return got
+        assert time.monotonic() < deadline, got
+        time.sleep(0.05)
+
+
+def test_a_job_runs_to_its_answer_as_the_route_gives_it():
+    with server() as c:
+        r = c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY))
+        assert r.status_code == 202 and r.headers["location"] == f"/v1/jobs/{r.json()['id']}", r.text
+        assert r.json()["state"] in ("queued", "running", "done")
+        done = until(c, r.json()["id"], ("done",))
+        direct = c.post(f"/v1/{FIRST.name}/solve", json=EASY).json()
+        assert {k: v for k, v in done["result"].items() if k != "stats"} == \
+               {k: v for k, v in direct.items() if k not in ("stats", "limits", "cached")}
+        assert done["progress"]["nodes"] == done["result"]["stats"]["nodes"] > 0
+        assert done["started"] >= done["created"] and done["finished"] >= done["started"]
+
+
+def test_a_cancelled_job_stops_at_once_and_frees_its_worker():
+    with server(job_workers=1) as c:
+        long = c.post("/v1/jobs", json=job(FIRST.name, "solve", {**HARD, "limit": {"seconds": 120}})).json()
+        running = until(c, long["id"], ("running",))
+        time.sleep(0.3)
+        assert c.get(f"/v1/jobs/{long['id']}").json()["progress"]["nodes"] > 0  # live counters
+        nxt = c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY)).json()
+        assert c.get(f"/v1/jobs/{nxt['id']}").json()["state"] == "queued"  # the only worker is busy
+        start = time.monotonic()
+        cancelled = c.delete(f"/v1/jobs/{long['id']}").json()
+        assert cancelled["state"] == "cancelled" and time.monotonic() - start < 2, cancelled
+        assert cancelled["result"]["stats"]["stopped_by"] == "stopped"
+        until(c, nxt["id"], ("done",), within=30)  # the freed worker took the next job
+        assert c.delete(f"/v1/jobs/{long['id']}").json()["state"] == "cancelled"  # an ended job stays so
+        assert running["state"] == "running"
+
+
+def test_a_queued_job_cancelled_never_runs_and_a_full_queue_is_503():
+    with server(job_workers=1, max_jobs_queued=1) as c:
+        long = c.post("/v1/jobs", json=job(FIRST.name, "solve", {**HARD, "limit": {"seconds": 120}})).json()
+        until(c, long["id"], ("running",))
+        queued = c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY)).json()
+        full = c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY))
+        assert_problem(full, 503, "jobs are waiting")
+        assert full.headers["retry-after"]
+        gone = c.delete(f"/v1/jobs/{queued['id']}").json()
+        assert gone["state"] == "cancelled" and gone["started"] is None
+        c.delete(f"/v1/jobs/{long['id']}")
+
+
+@pytest.mark.parametrize("body, needle", [
+    (job("chess", "solve", {}), "body.game: no game 'chess'"),
+    (job(FIRST.name, "check", EASY), "body.operation"),
+    (job(FIRST.name, "solve", {"position": 5}), "body.request.position"),
+    (job(FIRST.name, "solve", {**EASY, "limit": {"seconds": "5"}}), "body.request.limit.seconds"),
+    ({"game": FIRST.name, "operation": "solve"}, "body.request"),
+])
+def test_a_bad_job_is_a_422_naming_the_field(body: dict, needle: str):
+    with server() as c:
+        assert_problem(c.post("/v1/jobs", json=body), 422, needle)
+
+
+def test_unknown_and_malformed_job_ids():
+    with server() as c:
+        assert_problem(c.get("/v1/jobs/" + "0" * 32), 404, "no job")
+        assert_problem(c.delete("/v1/jobs/" + "0" * 32), 404, "no job")
+        assert_problem(c.get("/v1/jobs/not-an-id"), 422, "job_id")
+
+
+def test_the_job_caps_hold_its_limit():
+    with server(job_max_seconds=1.5, max_seconds=0.5) as c:
+        r = c.post("/v1/jobs", json=job(FIRST.name, "solve", {**HARD, "limit": {"seconds": 100}})).json()
+        done = until(c, r["id"], ("done",), within=30)
+        assert done["result"]["stats"]["stopped_by"] == "time"
+        assert 1.0 <= done["result"]["stats"]["seconds"] < 5  # the job cap, not the request cap of 0.5 s
+
+
+def test_finished_jobs_survive_a_restart_and_running_ones_read_interrupted(tmp_path: Path):
+    path = str(tmp_path / "c.sqlite3")
+    with server(cache=path) as c:
+        done = until(c, c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY)).json()["id"], ("done",))
+        long = c.post("/v1/jobs", json=job(FIRST.name, "solve", {**HARD, "limit": {"seconds": 120}})).json()
+        until(c, long["id"], ("running",))
+    with server(cache=path) as c:  # the same file, as after a restart
+        again = c.get(f"/v1/jobs/{done['id']}").json()
+        assert again["state"] == "done" and again["result"] == done["result"]
+        assert c.get(f"/v1/jobs/{long['id']}").json()["state"] == "interrupted"
+        # A finished job's answer is in the result cache too.
+        assert c.post(f"/v1/{FIRST.name}/solve", json=EASY).json()["cached"] is True
+
+
+def events(c, url: str, headers: dict | None = None) -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    with c.stream("GET", url, headers=headers or {}) as r:
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+        name = None
+        for line in r.iter_lines():
+            if line.startswith("event: "):
+                name = line[len("event: "):]
+            elif line.startswith("data: "):
+                out.append((name, json.loads(line[len("data: "):])))
+                if name == "end":
+                    break
+    return out
+
+
+def test_a_job_streams_its_progress_then_its_end():
+    with server() as c:
+        r = c.post("/v1/jobs", json=job(FIRST.name, "solve", {**HARD, "limit": {"seconds": 1.5}})).json()
+        seen = events(c, f"/v1/jobs/{r['id']}/events")
+    assert seen[-1][0] == "end" and seen[-1][1]["state"] == "done"
+    progress = [data["progress"]["nodes"] for name, data in seen if name == "progress"]
+    assert len(progress) >= 3 and progress == sorted(progress) and progress[-1] > 0, progress
+
+
+def test_a_watched_search_streams_its_counters():
+    with server() as c:
+        answer: dict[str, Any] = {}
+        body = {**HARD, "limit": {"seconds": 1.5}}
+        worker = threading.Thread(target=lambda: answer.update(
+            r=c.post(f"/v1/{FIRST.name}/solve", json=body, headers={"X-Search-Id": "sse-1"})))
+        worker.start()
+        while c.get("/v1/searches/sse-1").status_code == 404 and worker.is_alive():
+            time.sleep(0.02)
+        seen = events(c, "/v1/searches/sse-1/events")
+        worker.join()
+    assert seen[-1] == ("end", {"search_id": "sse-1"})
+    nodes = [data["nodes"] for name, data in seen if name == "progress"]
+    assert nodes and nodes == sorted(nodes) and answer["r"].status_code == 200
+
+
+def test_api_keys_guard_jobs_and_the_cache_not_the_rest(tmp_path: Path):
+    with server(api_keys=("k-one", "k-two"), cache=str(tmp_path / "c.sqlite3")) as c:
+        assert_problem(c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY)), 401, "API key")
+        assert c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY)).headers["www-authenticate"] == "Bearer"
+        assert_problem(c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY),
+                              headers={"Authorization": "Bearer wrong"}), 401)
+        r = c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY), headers={"Authorization": "Bearer k-one"})
+        assert r.status_code == 202
+        assert_problem(c.get(f"/v1/jobs/{r.json()['id']}"), 401)
+        assert c.get(f"/v1/jobs/{r.json()['id']}", headers={"X-API-Key": "k-two"}).status_code == 200
+        assert_problem(c.get("/v1/cache"), 401)
+        assert_problem(c.delete("/v1/cache"), 401)
+        assert c.get("/v1/cache", headers={"X-API-Key": "k-two"}).status_code == 200
+        # Searches, quick routes and health stay open.
+        assert c.post(f"/v1/{FIRST.name}/solve", json=EASY).status_code == 200
+        assert c.post(f"/v1/{FIRST.name}/check", json=EASY).status_code == 200
+        assert c.get("/healthz").status_code == 200
+
+
+def test_the_cache_is_administered(tmp_path: Path):
+    with server(cache=str(tmp_path / "c.sqlite3")) as c:
+        c.post(f"/v1/{FIRST.name}/solve", json=EASY)
+        c.post(f"/v1/{FIRST.name}/solve", json=EASY)
+        counts = c.get("/v1/cache").json()
+        assert counts["entries"] == 1 and counts["hits"] == 1 and counts["bytes"] > 0
+        assert c.delete("/v1/cache").json()["entries"] == 0
+        assert c.post(f"/v1/{FIRST.name}/solve", json=EASY).json()["cached"] is False
+    with server() as c:
+        assert_problem(c.get("/v1/cache"), 404, "no result cache")
+
+
+def test_the_rate_limit_answers_429_with_retry_after_and_spares_quick_routes():
+    with server(rate_limit=12) as c:  # a burst of two, then one each five seconds
+        codes = [c.post(f"/v1/{FIRST.name}/solve", json=EASY).status_code for _ in range(3)]
+        assert codes == [200, 200, 429], codes
+        r = c.post(f"/v1/{FIRST.name}/solve", json=EASY)
+        assert_problem(r, 429, "requests a minute")
+        assert 1 <= int(r.headers["retry-after"]) <= 5
+        assert c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY)).status_code == 429  # the same allowance
+        assert all(c.post(f"/v1/{FIRST.name}/check", json=EASY).status_code == 200 for _ in range(10))
+        # Another client (by its key) has its own allowance.
+        assert c.post(f"/v1/{FIRST.name}/solve", json=EASY, headers={"X-API-Key": "other"}).status_code == 200
+
+
+def test_jobs_and_limits_from_env():
+    from smokejumper.service.settings import Settings
+
+    s = Settings.from_env({"SMOKEJUMPER_JOB_WORKERS": "2", "SMOKEJUMPER_MAX_JOBS_QUEUED": "3",
+                           "SMOKEJUMPER_JOB_MAX_SECONDS": "3600", "SMOKEJUMPER_API_KEYS": "a, b",
+                           "SMOKEJUMPER_RATE_LIMIT": "60", "SMOKEJUMPER_REQUEST_TIMEOUT": "5",
+                           "SMOKEJUMPER_MAX_CONNECTIONS": "300"})
+    assert (s.job_workers, s.max_jobs_queued, s.job_max_seconds, s.api_keys, s.rate_limit) == (
+        2, 3, 3600.0, ("a", "b"), 60.0)
+    assert (s.request_timeout, s.max_connections) == (5.0, 300)
+    d = Settings.from_env({})
+    assert (d.job_workers, d.api_keys, d.rate_limit, d.request_timeout) == (1, (), 0.0, 15.0)
+    with pytest.raises(ValueError, match="rate_limit"):
+        Settings.from_env({"SMOKEJUMPER_RATE_LIMIT": "-1"})
+
+
+def test_many_clients_submit_follow_and_cancel_jobs_at_once():
+    """Forty clients at once on two job workers: every job ends, each
+    finished one with the answer the route gives, each cancelled one
+    cancelled, and none is lost."""
+    with server(job_workers=2, max_jobs_queued=100) as c:
+        direct = c.post(f"/v1/{FIRST.name}/solve", json=EASY).json()
+        ended: list[dict] = []
+        errors: list[BaseException] = []
+
+        def client(i: int) -> None:
+            try:
+                body = {**HARD, "limit": {"seconds": 30}} if i % 4 == 0 else EASY
+                r = c.post("/v1/jobs", json=job(FIRST.name, "solve", body))
+                assert r.status_code == 202, r.text
+                if i % 4 == 0:
+                    c.delete(f"/v1/jobs/{r.json()['id']}")
+                ended.append(until(c, r.json()["id"], ENDED_STATES, within=60))
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(40)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert sorted(j["state"] for j in ended) == ["cancelled"] * 10 + ["done"] * 30
+        for j in ended:
+            if j["state"] == "done":
+                assert {k: v for k, v in j["result"].items() if k != "stats"} == \
+                       {k: v for k, v in direct.items() if k not in ("stats", "limits", "cached")}
+        assert c.app.state.metrics is not None and c.get("/metrics").status_code == 200
+
+
+ENDED_STATES = ("done", "failed", "cancelled", "interrupted")
