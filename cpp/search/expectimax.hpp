@@ -140,12 +140,20 @@ class Expectimax {
       }
       const auto outer = budget_.begin_slice(1.0 / static_cast<double>(open--), UINT64_MAX);
       values.push_back(solve(states[i], known[i].lo));
-      budget_.end_slice(outer);
+      const StopReason why = budget_.end_slice(outer);
+      // The next state's slice starts afresh; the answer is cut short all the same.
+      if (!values.back().exact() && cut_short_ == StopReason::kNone) cut_short_ = why;
     }
     return values;
   }
 
-  ExpectimaxStats stats() const { return with_totals(stats_, budget_, table_.stats()); }
+  // Stopped by: the budget's reason, or else why a state of value_each was
+  // left with bounds (its slice ran out while the whole budget did not).
+  ExpectimaxStats stats() const {
+    ExpectimaxStats s = with_totals(stats_, budget_, table_.stats());
+    if (s.stopped_by == StopReason::kNone) s.stopped_by = cut_short_;
+    return s;
+  }
 
  private:
   struct Scratch {
@@ -305,6 +313,7 @@ class Expectimax {
   std::vector<Scratch> scratch_;
   std::vector<Key> dominance_keys_;
   ExpectimaxStats stats_;
+  StopReason cut_short_ = StopReason::kNone;
 };
 
 }  // namespace sj
