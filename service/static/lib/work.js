@@ -4,7 +4,7 @@ import { ApiError, api, isAbort } from "./api.js";
 import { html } from "./dom.js";
 import { clearMessage, showMessage } from "./message.js";
 
-const POLL_MS = 500;
+const RETRY_MS = 250;
 const secondsSince = (start) => `${((performance.now() - start) / 1000).toFixed(1)} s`;
 
 // ``onChange`` runs when an action starts and when it ends (a view that
@@ -81,20 +81,32 @@ export function worker(onChange = () => {}) {
 const newSearchId = () => `page-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 
 // Show the nodes the server has counted for the search ``request`` names,
-// every POLL_MS until stopped. Before the search is admitted and after it
-// ends the server knows no such search (404): nothing is shown then.
+// as its events stream them (GET /v1/searches/<id>/events, Server-Sent
+// Events, four a second). Before the search is admitted the server knows no
+// such search (404) and the stream fails: it is opened again after RETRY_MS.
 function watch(request, counters) {
   let stopped = false;
+  let source = null;
   let timer = null;
-  const poll = async () => {
-    try {
-      const p = await api(`/v1/searches/${request.searchId}`);
-      if (!stopped) counters.textContent = ` · ${p.nodes.toLocaleString("en-US")} nodes`;
-    } catch {
-      // not running (yet, or any more)
-    }
-    if (!stopped) timer = setTimeout(poll, POLL_MS);
+  const open = () => {
+    if (stopped) return;
+    source = new EventSource(`/v1/searches/${request.searchId}/events`);
+    source.addEventListener("progress", (event) => {
+      const p = JSON.parse(event.data);
+      counters.textContent = ` · ${p.nodes.toLocaleString("en-US")} nodes`;
+    });
+    source.addEventListener("end", () => source.close());
+    source.onerror = () => {
+      source.close();  // not running yet (404), or the server went: try again
+      timer = setTimeout(open, RETRY_MS);
+    };
   };
-  timer = setTimeout(poll, POLL_MS);
-  return { stop() { stopped = true; clearTimeout(timer); } };
+  timer = setTimeout(open, RETRY_MS);
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      source?.close();
+    },
+  };
 }
