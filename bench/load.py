@@ -1,0 +1,175 @@
+"""Load on the real server (issue 19): N clients for T seconds against a mix
+of every game's routes (each route's OpenAPI examples), on loopback, while
+one more client asks /healthz every 50 ms. Prints throughput, latency
+percentiles per route, status counts, the server's peak memory and its
+result cache's hit rate, and checks the targets: no unexpected 5xx (a 503
+with Retry-After is the queue saying wait), the server alive, every search
+within its time cap plus 0.5 s, and /healthz p99 under 50 ms.
+
+    .venv/bin/python bench/load.py [--clients 50] [--seconds 30] [--workers 2] [--max-seconds 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from openapi_examples import request_examples  # noqa: E402
+from served import HOST, serving  # noqa: E402
+
+MAX_REQUESTS = 200_000  # bounded in count as well as in time
+HEALTH_EVERY = 0.05
+
+
+class Client:
+    """One keep-alive connection."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn: http.client.HTTPConnection | None = None
+
+    def send(self, method: str, path: str, body: dict | None) -> tuple[int, bytes, float]:
+        data = None if body is None else json.dumps(body).encode()
+        start = time.perf_counter()
+        for attempt in (0, 1):
+            try:
+                if self.conn is None:
+                    self.conn = http.client.HTTPConnection(HOST, self.port, timeout=120)
+                self.conn.request(method, path, body=data,
+                                  headers={"content-type": "application/json"} if data else {})
+                r = self.conn.getresponse()
+                return r.status, r.read(), time.perf_counter() - start
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.conn = None  # a kept-alive connection the server closed: once more
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def routes(port: int) -> list[tuple[str, str, dict | None]]:
+    """(method, path with query, body) for every game route's examples."""
+    status, raw, _ = Client(port).send("GET", "/openapi.json", None)
+    assert status == 200
+    spec = json.loads(raw)
+    out = []
+    for path, item in spec["paths"].items():
+        if not path.startswith("/v1/") or "{" in path or path.startswith(("/v1/jobs", "/v1/cache")):
+            continue
+        for method in item:
+            for example in request_examples(spec, method, path):
+                if method == "get":
+                    out.append(("GET", f"{path}?{urlencode(example)}" if example else path, None))
+                else:
+                    out.append((method.upper(), path, example))
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--max-seconds", type=float, default=1.0, help="the server's search time cap")
+    args = parser.parse_args()
+    env = {"SMOKEJUMPER_WORKERS": str(args.workers), "SMOKEJUMPER_MAX_SECONDS": str(args.max_seconds),
+           "SMOKEJUMPER_MAX_QUEUE": str(4 * args.workers)}
+    with tempfile.TemporaryDirectory() as tmp:
+        env["SMOKEJUMPER_CACHE"] = str(Path(tmp) / "cache.sqlite3")
+        with serving(env, Path(tmp)) as server:
+            mix = routes(server.port)
+            latencies: dict[str, list[float]] = defaultdict(list)
+            statuses: Counter[tuple[str, int]] = Counter()
+            over_cap: list[str] = []
+            lock = threading.Lock()
+            sent = 0
+            stop = time.monotonic() + args.seconds
+
+            def client(seed: int) -> None:
+                nonlocal sent
+                rng, me = random.Random(seed), Client(server.port)
+                while time.monotonic() < stop:
+                    with lock:
+                        if sent >= MAX_REQUESTS:
+                            return
+                        sent += 1
+                    method, path, body = rng.choice(mix)
+                    status, raw, seconds = me.send(method, path, body)
+                    route = f"{method} {path.split('?')[0]}"
+                    with lock:
+                        latencies[route].append(seconds)
+                        statuses[(route, status)] += 1
+                    if status == 200 and b'"applied"' in raw:
+                        answer = json.loads(raw)
+                        cap = answer["limits"]["applied"]["seconds"]
+                        took = (answer.get("stats") or {}).get("seconds", 0)
+                        if cap is not None and took > cap + 0.5:
+                            with lock:
+                                over_cap.append(f"{route}: {took:.2f} s under a {cap} s cap")
+
+            health: list[float] = []
+
+            def prober() -> None:
+                me = Client(server.port)
+                while time.monotonic() < stop:
+                    status, _raw, seconds = me.send("GET", "/healthz", None)
+                    assert status == 200
+                    health.append(seconds)
+                    time.sleep(HEALTH_EVERY)
+
+            threads = [threading.Thread(target=client, args=(i,)) for i in range(args.clients)]
+            threads.append(threading.Thread(target=prober))
+            start = time.monotonic()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            elapsed = time.monotonic() - start
+            alive = server.process.poll() is None
+            peak_mb = int(next(line.split()[1] for line in Path(f"/proc/{server.process.pid}/status")
+                               .read_text().splitlines() if line.startswith("VmHWM"))) / 1024
+            _s, raw_metrics, _t = Client(server.port).send("GET", "/metrics", None)
+    metrics = {line.split(" ")[0]: float(line.split(" ")[1]) for line in raw_metrics.decode().splitlines()
+               if line.startswith("smokejumper_cache_") and " " in line}
+    total = sum(statuses.values())
+    unexpected = {k: v for k, v in statuses.items() if k[1] >= 500 and k[1] != 503}
+    print(f"# Load: {args.clients} clients, {args.seconds:g} s, {args.workers} workers, "
+          f"{args.max_seconds:g} s search cap, {len(mix)} requests in the mix\n")
+    print(f"{total:,} requests in {elapsed:.1f} s: {total / elapsed:,.0f} requests/s; "
+          f"server peak RSS {peak_mb:,.0f} MB; cache hits {metrics.get('smokejumper_cache_hits', 0):,.0f} of "
+          f"{metrics.get('smokejumper_cache_hits', 0) + metrics.get('smokejumper_cache_misses', 0):,.0f} "
+          f"lookups\n")
+    print("| route | requests | p50 ms | p95 ms | p99 ms | statuses |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for route in sorted(latencies):
+        ms = [1000 * s for s in latencies[route]]
+        codes = ", ".join(f"{code}: {n}" for (r, code), n in sorted(statuses.items()) if r == route)
+        print(f"| {route} | {len(ms):,} | {percentile(ms, 0.5):,.1f} | {percentile(ms, 0.95):,.1f} | "
+              f"{percentile(ms, 0.99):,.1f} | {codes} |")
+    hp = [1000 * s for s in health]
+    print(f"| GET /healthz (probe) | {len(hp):,} | {percentile(hp, 0.5):.1f} | {percentile(hp, 0.95):.1f} | "
+          f"{percentile(hp, 0.99):.1f} | 200: {len(hp)} |")
+    checks = {"no unexpected 5xx": not unexpected, "server alive": alive,
+              "searches within cap + 0.5 s": not over_cap, "/healthz p99 < 50 ms": percentile(hp, 0.99) < 50}
+    print("\n" + "; ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in checks.items()))
+    for line in list(unexpected.items())[:5] + over_cap[:5]:
+        print("  ", line)
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
