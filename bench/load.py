@@ -14,12 +14,14 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import random
 import sys
 import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from multiprocessing.connection import Connection
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -74,6 +76,17 @@ def routes(port: int) -> list[tuple[str, str, dict | None]]:
     return out
 
 
+def prober(port: int, seconds: float, out: Connection) -> None:
+    """/healthz every HEALTH_EVERY seconds for ``seconds``: the latencies."""
+    me, stop, latencies = Client(port), time.monotonic() + seconds, []
+    while time.monotonic() < stop:
+        status, _raw, took = me.send("GET", "/healthz", None)
+        assert status == 200
+        latencies.append(took)
+        time.sleep(HEALTH_EVERY)
+    out.send(latencies)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -121,23 +134,19 @@ def main() -> int:
                             with lock:
                                 over_cap.append(f"{route}: {took:.2f} s under a {cap} s cap")
 
-            health: list[float] = []
-
-            def prober() -> None:
-                me = Client(server.port)
-                while time.monotonic() < stop:
-                    status, _raw, seconds = me.send("GET", "/healthz", None)
-                    assert status == 200
-                    health.append(seconds)
-                    time.sleep(HEALTH_EVERY)
-
+            # The probe is a process of its own: beside fifty client threads
+            # it would measure this process's GIL, not the server.
+            probe_out, probe_in = multiprocessing.Pipe(duplex=False)
+            probe = multiprocessing.Process(target=prober, args=(server.port, args.seconds, probe_in))
             threads = [threading.Thread(target=client, args=(i,)) for i in range(args.clients)]
-            threads.append(threading.Thread(target=prober))
             start = time.monotonic()
+            probe.start()
             for t in threads:
                 t.start()
             for t in threads:
                 t.join()
+            health: list[float] = probe_out.recv()
+            probe.join()
             elapsed = time.monotonic() - start
             alive = server.process.poll() is None
             peak_mb = int(next(line.split()[1] for line in Path(f"/proc/{server.process.pid}/status")
