@@ -45,6 +45,14 @@ struct Bits {
       if (w[i]) return i * 64 + std::countr_zero(w[i]);
     return -1;
   }
+  // The square of rank n (0: the lowest); n < count().
+  int nth(int n) const {
+    int i = 0;
+    for (int c = std::popcount(w[0]); n >= c; c = std::popcount(w[++i])) n -= c;
+    uint64_t x = w[i];
+    for (; n > 0; --n) x &= x - 1;
+    return i * 64 + std::countr_zero(x);
+  }
   Bits operator&(const Bits& o) const { return {{w[0] & o.w[0], w[1] & o.w[1], w[2] & o.w[2], w[3] & o.w[3]}}; }
   Bits operator|(const Bits& o) const { return {{w[0] | o.w[0], w[1] | o.w[1], w[2] | o.w[2], w[3] | o.w[3]}}; }
   Bits operator~() const { return {{~w[0], ~w[1], ~w[2], ~w[3]}}; }

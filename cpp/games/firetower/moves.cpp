@@ -101,6 +101,18 @@ void put_squares(Move& m, const Bits& b) {
   b.each([&](int s) { m.sq[m.nsq++] = static_cast<uint8_t>(s); });
 }
 
+// Pairs of orthogonally adjacent squares within b.
+uint64_t adjacent_pairs(const Bits& b) { return static_cast<uint64_t>((b & b.west()).count() + (b & b.north()).count()); }
+
+// Paths of two edges within b: each square's pairs of neighbours in b.
+uint64_t two_edge_paths(const Bits& b) {
+  const Bits n = b.south() & b, s = b.north() & b, e = b.west() & b, w = b.east() & b;
+  return static_cast<uint64_t>((n & s).count() + (n & e).count() + (n & w).count() + (s & e).count() +
+                               (s & w).count() + (e & w).count());
+}
+
+uint64_t pairs_of(uint64_t n) { return n * (n - (n ? 1 : 0)) / 2; }
+
 uint64_t binomial(int n, int k) {
   if (k < 0 || k > n) return 0;
   uint128 r = 1;  // C(64, 32) fits in 64 bits; its products on the way do not
@@ -353,50 +365,132 @@ struct MoveGen {
     });
   }
 
-  // The number of Creeping Fires sets, and their size, without listing
-  // them: the candidates' adjacency is a grid graph (no triangles), so the
-  // sets of 3 with no two adjacent are all triples, less those holding an
-  // adjacent pair (E (n - 2), each path of two edges counted twice).
-  uint64_t creeping_count() const {
-    uint64_t n = 0, edges = 0, paths = 0;
-    touching.each([&](int sq) {
-      const uint64_t d = static_cast<uint64_t>((Bits::one(sq).adjacent() & touching).count());
-      ++n;
-      edges += d;
-      paths += d * (d - 1) / 2;
-    });
-    edges /= 2;
-    const uint64_t three = n >= 3 ? n * (n - 1) * (n - 2) / 6 - (edges * (n - 2) - paths) : 0;
-    if (three) return three;
-    const uint64_t two = n >= 2 ? n * (n - 1) / 2 - edges : 0;
-    return two ? two : n;
+  // Creeping Fires and Helitack have thousands of plays once the fire
+  // spreads, and the random baseline wants one of them: they are counted,
+  // and their play `index` found, by whole-board counts instead of a list.
+  // The candidates' adjacency is a grid graph (no triangles), so the sets
+  // of 3 holding an adjacent pair number E (n - 2) - P, E its edges and P
+  // its paths of two edges (each such set counted twice by E (n - 2)).
+
+  struct Creeping {
+    uint64_t count;
+    int size;  // 3 when any 3 fit, else 2, else 1
+  };
+  Creeping creeping() const {
+    const uint64_t n = static_cast<uint64_t>(touching.count());
+    const uint64_t edges = adjacent_pairs(touching), paths = two_edge_paths(touching);
+    if (n >= 3) {
+      const uint64_t three = n * (n - 1) * (n - 2) / 6 - (edges * (n - 2) - paths);
+      if (three) return {three, 3};
+    }
+    const uint64_t two = pairs_of(n) - edges;
+    return two ? Creeping{two, 2} : Creeping{n, 1};
   }
 
-  // The number of Helitack sets (spec 6.8's test): every gem alone; every
-  // pair but two non-adjacent gems that both lack a free side; the triples
-  // holding an adjacent pair (counted as for Creeping Fires).
+  // In creeping_fires' order: by first square, then second, then third.
+  Move creeping_at(uint8_t card, uint64_t index) const {
+    Move m = play_of(card);
+    auto put = [&](int sq) { m.sq[m.nsq++] = static_cast<uint8_t>(sq); };
+    const int size = creeping().size;
+    if (size == 1) {
+      put(touching.nth(static_cast<int>(index)));
+      return m;
+    }
+    for (Bits after_i = touching;;) {
+      const int i = after_i.first();
+      after_i.clear(i);
+      const Bits with_i = after_i.minus(Bits::one(i).adjacent());
+      const uint64_t sets = size == 2 ? static_cast<uint64_t>(with_i.count())
+                                      : pairs_of(static_cast<uint64_t>(with_i.count())) - adjacent_pairs(with_i);
+      if (index >= sets) {
+        index -= sets;
+        continue;
+      }
+      put(i);
+      if (size == 2) {
+        put(with_i.nth(static_cast<int>(index)));
+        return m;
+      }
+      for (Bits after_j = with_i;;) {
+        const int j = after_j.first();
+        after_j.clear(j);
+        const Bits with_j = after_j.minus(Bits::one(j).adjacent());
+        const uint64_t n = static_cast<uint64_t>(with_j.count());
+        if (index < n) {
+          put(j);
+          put(with_j.nth(static_cast<int>(index)));
+          return m;
+        }
+        index -= n;
+      }
+    }
+  }
+
+  // Gems with a free side (spec 6.8): on the board's edge (a domino may
+  // overhang it) or next to a square that is not a removable gem.
+  Bits free_sided() const {
+    constexpr Bits edge{{0x800180018001FFFFull, 0x8001800180018001ull, 0x8001800180018001ull, 0xFFFF800180018001ull}};
+    return removable & (edge | (~removable).adjacent());
+  }
+
+  // Helitack (spec 6.8's test): every gem alone; every pair but two
+  // non-adjacent gems that both lack a free side; the triples holding an
+  // adjacent pair.
   uint64_t helitack_count() const {
-    const Bits not_removable = ~removable;
-    Bits enclosed;  // gems with no free side: every neighbour on the board and a removable gem
-    removable.each([&](int g) {
-      const int r = row_of(g), c = col_of(g);
-      if (r > 0 && r < 15 && c > 0 && c < 15 && (Bits::one(g).adjacent() & not_removable).none()) enclosed.set(g);
-    });
-    uint64_t n = 0, edges = 0, paths = 0, enclosed_edges = 0;
-    removable.each([&](int g) {
-      const Bits around = Bits::one(g).adjacent();
-      const uint64_t d = static_cast<uint64_t>((around & removable).count());
-      ++n;
-      edges += d;
-      paths += d * (d - 1) / 2;
-      if (enclosed.test(g)) enclosed_edges += static_cast<uint64_t>((around & enclosed).count());
-    });
-    edges /= 2;
-    enclosed_edges /= 2;
+    const Bits enclosed = removable.minus(free_sided());
+    const uint64_t n = static_cast<uint64_t>(removable.count());
     const uint64_t e = static_cast<uint64_t>(enclosed.count());
-    const uint64_t pairs = n * (n - 1) / 2 - (e * (e - (e ? 1 : 0)) / 2 - enclosed_edges);
-    const uint64_t triples = n >= 3 ? edges * (n - 2) - paths : 0;
+    const uint64_t pairs = pairs_of(n) - (pairs_of(e) - adjacent_pairs(enclosed));
+    const uint64_t triples = n >= 3 ? adjacent_pairs(removable) * (n - 2) - two_edge_paths(removable) : 0;
     return n + pairs + triples;
+  }
+
+  // In helitack's order: by first gem, that gem alone first; then by
+  // second, the pair before its triples.
+  Move helitack_at(uint8_t card, uint64_t index) const {
+    const Bits free = free_sided();
+    Move m = play_of(card);
+    auto put = [&](int sq) { m.sq[m.nsq++] = static_cast<uint8_t>(sq); };
+    for (Bits after_i = removable;;) {
+      const int i = after_i.first();
+      after_i.clear(i);
+      if (index == 0) {
+        put(i);
+        return m;
+      }
+      --index;
+      const Bits near_i = Bits::one(i).adjacent();
+      const bool free_i = free.test(i);
+      const uint64_t later = static_cast<uint64_t>(after_i.count());
+      const uint64_t pairs = free_i ? later : static_cast<uint64_t>((after_i & (near_i | free)).count());
+      const Bits apart = after_i.minus(near_i);  // triples without i's adjacency: those with none at all
+      const uint64_t triples = pairs_of(later) - (pairs_of(static_cast<uint64_t>(apart.count())) - adjacent_pairs(apart));
+      if (index >= pairs + triples) {
+        index -= pairs + triples;
+        continue;
+      }
+      put(i);
+      for (Bits after_j = after_i;;) {
+        const int j = after_j.first();
+        after_j.clear(j);
+        const bool ij = near_i.test(j);
+        if (ij || free_i || free.test(j)) {
+          if (index == 0) {
+            put(j);
+            return m;
+          }
+          --index;
+        }
+        const Bits thirds = ij ? after_j : after_j & (near_i | Bits::one(j).adjacent());
+        const uint64_t n = static_cast<uint64_t>(thirds.count());
+        if (index < n) {
+          put(j);
+          put(thirds.nth(static_cast<int>(index)));
+          return m;
+        }
+        index -= n;
+      }
+    }
   }
 
   // ---------------------------------------------------------- water
@@ -891,6 +985,7 @@ void Engine::legal_moves(const State& s, std::vector<Move>& out, std::vector<Haw
 struct ActionFamilies {
   struct Counted {
     uint8_t card;
+    bool creeping;  // else Helitack
     uint64_t count;
   };
   std::vector<Move>& small;
@@ -907,8 +1002,8 @@ struct ActionFamilies {
       if (!s.hand[k]) continue;
       const Effect e = rules.cards[static_cast<size_t>(k)].effect;
       if (e == Effect::kCreepingFires || e == Effect::kHelitack) {
-        const uint64_t n = e == Effect::kCreepingFires ? g.creeping_count() : g.helitack_count();
-        counted[static_cast<size_t>(ncounted++)] = {static_cast<uint8_t>(k), n};
+        const uint64_t n = e == Effect::kCreepingFires ? g.creeping().count : g.helitack_count();
+        counted[static_cast<size_t>(ncounted++)] = {static_cast<uint8_t>(k), e == Effect::kCreepingFires, n};
         total += n;
       } else {
         g.plays(static_cast<uint8_t>(k), true, small, &families);
@@ -933,12 +1028,8 @@ struct ActionFamilies {
     }
     for (int i = 0; i < ncounted; ++i) {
       const Counted& c = counted[static_cast<size_t>(i)];
-      if (r < c.count) {
-        std::vector<HawkFamily> none;
-        small.clear();
-        g.plays(c.card, true, small, &none);
-        return small[r];
-      }
+      if (r < c.count)
+        return c.creeping ? g.creeping_at(c.card, r) : g.helitack_at(c.card, r);
       r -= c.count;
     }
     // A discard: r + 1 in mixed radix over the kinds in hand (0 would be none).
