@@ -93,6 +93,16 @@ struct Bits {
   }
   // Squares orthogonally adjacent to some square of this set.
   Bits adjacent() const { return north() | south() | east() | west(); }
+  // Each square given the bit of the square dr rows and dc columns from it
+  // (none when that is off the board): whole-board tests of a shape's cells.
+  Bits ahead(int dr, int dc) const {
+    Bits b = *this;
+    for (; dr > 0; --dr) b = b.north();
+    for (; dr < 0; ++dr) b = b.south();
+    for (; dc > 0; --dc) b = b.west();
+    for (; dc < 0; ++dc) b = b.east();
+    return b;
+  }
 
   template <class F>
   void each(F&& f) const {
@@ -135,9 +145,9 @@ inline const Regions& regions() {
 }
 
 inline int area_of(int s) {
-  for (int t = 0; t < 4; ++t)
-    if (regions().area[t].test(s)) return t;
-  return -1;
+  const int r = row_of(s), c = col_of(s);
+  if ((r >= 3 && r < 13) || (c >= 3 && c < 13)) return -1;
+  return (r >= 13 ? kSW : kNW) + (c >= 13 ? 1 : 0);
 }
 
 }  // namespace sj::firetower

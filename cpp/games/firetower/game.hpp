@@ -242,7 +242,7 @@ class Engine {
 
  private:
   friend struct MoveGen;
-  friend struct ActionFamilies;
+  friend struct ActionDraw;
   const Rules& rules_;
   std::vector<Move>& scratch() const;  // a per-thread move buffer
 
