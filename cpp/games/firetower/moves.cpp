@@ -116,6 +116,23 @@ uint64_t two_edge_paths(const Bits& b) {
 
 uint64_t pairs_of(uint64_t n) { return n * (n - (n ? 1 : 0)) / 2; }
 
+// The NW quadrant (rows and columns 0-7) as one word, bit 8 r + c.
+uint64_t nw_word(const Bits& b) {
+  uint64_t x = 0;
+  for (int r = 0; r < 8; ++r) x |= ((b.w[r >> 2] >> ((r & 3) * 16)) & 0xFF) << (8 * r);
+  return x;
+}
+
+// Rows become columns in an 8x8 word (bit 8 r + c to bit 8 c + r).
+uint64_t transpose8(uint64_t x) {
+  uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+  x ^= t ^ (t << 7);
+  t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+  x ^= t ^ (t << 14);
+  t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+  return x ^ t ^ (t << 28);
+}
+
 uint64_t binomial(int n, int k) {
   if (k < 0 || k > n) return 0;
   uint128 r = 1;  // C(64, 32) fits in 64 bits; its products on the way do not
@@ -1000,44 +1017,70 @@ struct MoveGen {
     if (s.player_bucket == kBucketUnused) buckets(kNW, out, false);
   }
 
+  // The Inferno places whole shapes inside the NW quadrant, which fits one
+  // word (nw_word): a Flare Up's lines by their first square, rows' and
+  // columns' (transposed, so that both read in the templates' order: by
+  // row or column, then start), a Burning Snag's blocks by their corner.
+  struct InfernoShapes {
+    uint64_t rows = 0, columns = 0, blocks = 0;
+    uint64_t count() const { return static_cast<uint64_t>(std::popcount(rows) + std::popcount(columns) + std::popcount(blocks)); }
+  };
+  InfernoShapes inferno_shapes(Effect effect) const {
+    const Bits in = reg.quadrant[kNW] & place, near = burning.adjacent();
+    auto whole = [&](std::initializer_list<std::array<int, 2>> cells) {
+      Bits all = in, touches;
+      for (const auto& [dr, dc] : cells) {
+        all &= in.ahead(dr, dc);
+        touches |= near.ahead(dr, dc);
+      }
+      return nw_word(all & (near | touches));
+    };
+    InfernoShapes shapes;
+    if (effect == Effect::kFlareUp) {
+      shapes.rows = whole({{{0, 1}}, {{0, 2}}});
+      shapes.columns = transpose8(whole({{{1, 0}}, {{2, 0}}}));
+    } else if (effect == Effect::kBurningSnag) {
+      shapes.blocks = whole({{{0, 1}}, {{1, 0}}, {{1, 1}}});
+    }
+    return shapes;
+  }
+  Bits inferno_explosions() const {
+    const Bits q = reg.quadrant[kNW];
+    Bits centres;
+    (s.gems & q).each([&](int c) {
+      if ((templates().ring[c] & q & place).count() >= 4) centres.set(c);
+    });
+    return centres;
+  }
+
   void inferno(std::vector<Move>& out) const {
-    const uint8_t card = s.revealed;
-    const CardKind& k = kind(card);
+    const CardKind& k = kind(s.revealed);
     Move base;
     base.type = MoveType::kInferno;
-    const Bits q = reg.quadrant[kNW];
-    const Bits fire_next = burning.adjacent();
-    auto full = [&](const auto& shapes) {
-      for (const auto& shape : shapes) {
-        Bits b;
-        bool ok = true;
-        for (int sq : shape) {
-          if (sq < 0 || !q.test(sq) || !place.test(sq)) {
-            ok = false;
-            break;
-          }
-          b.set(sq);
-        }
-        if (ok && (b & fire_next).any()) {
-          Move m = base;
-          put_squares(m, b);
-          out.push_back(m);
-        }
-      }
+    auto emit = [&](std::initializer_list<int> squares) {
+      Move m = base;
+      for (int sq : squares) m.sq[m.nsq++] = static_cast<uint8_t>(sq);
+      out.push_back(m);
     };
     switch (k.effect) {
-      case Effect::kFlareUp: full(templates().line3); break;
-      case Effect::kBurningSnag: full(templates().block); break;
+      case Effect::kFlareUp: {
+        const InfernoShapes shapes = inferno_shapes(k.effect);
+        for (uint64_t both = shapes.rows | shapes.columns; both; both &= both - 1) {
+          const int at = std::countr_zero(both), b = at >> 3, a = at & 7;
+          if (shapes.rows >> at & 1) emit({square_at(b, a), square_at(b, a + 1), square_at(b, a + 2)});
+          if (shapes.columns >> at & 1) emit({square_at(a, b), square_at(a + 1, b), square_at(a + 2, b)});
+        }
+        break;
+      }
+      case Effect::kBurningSnag:
+        for (uint64_t corners = inferno_shapes(k.effect).blocks; corners; corners &= corners - 1) {
+          const int r = std::countr_zero(corners) >> 3, c = std::countr_zero(corners) & 7;
+          emit({square_at(r, c), square_at(r, c + 1), square_at(r + 1, c), square_at(r + 1, c + 1)});
+        }
+        break;
       case Effect::kExplosion:
-        (s.gems & q).each([&](int c) {
-          if ((templates().ring[c] & q & place).count() >= 4) {
-            Move m = base;
-            m.arg = 1;
-            m.nsq = 1;
-            m.sq[0] = static_cast<uint8_t>(c);
-            out.push_back(m);
-          }
-        });
+        base.arg = 1;
+        inferno_explosions().each([&](int c) { emit({c}); });
         break;
       default: out.push_back(base); return;  // a wind card: its storm
     }
@@ -1048,6 +1091,28 @@ struct MoveGen {
         m.arg = static_cast<uint8_t>(d);
         out.push_back(m);
       }
+    }
+  }
+
+  // At least two moves at this decision, known without listing them (the
+  // forced-move check runs at every decision of every playout; a random
+  // playout then lists the moves once, to draw one).
+  bool surely_several() const {
+    switch (s.need) {
+      case Need::kAction: return s.hand_count >= 2;  // two cards give two discards
+      case Need::kStormDiscard: return s.hand_count >= 1;  // none, or the one card
+      case Need::kStormReroll: return true;  // keep, or reroll with the wind card it waits for
+      case Need::kSetupHawk: return (empty & hawk_land()).count() >= 2;
+      case Need::kWind: return gem_squares(s.wind).count() >= 2;
+      case Need::kHawk: return s.pending.count() >= 2 || hawk_moves(s.pending.first()) >= 2;
+      case Need::kInfernoPlace: {
+        const Effect e = kind(s.revealed).effect;
+        const uint64_t n = e == Effect::kExplosion ? static_cast<uint64_t>(inferno_explosions().count())
+                                                   : inferno_shapes(e).count();
+        return n >= 2 || (n == 0 && !s.penalty && (e == Effect::kFlareUp || e == Effect::kBurningSnag ||
+                                                   e == Effect::kExplosion));  // two penalty storms
+      }
+      default: return false;
     }
   }
 
@@ -1213,16 +1278,23 @@ struct MoveGen {
       }
   }
 
+  // Where an activated hawk throws its gem: next to the fire left behind
+  // (an enemy hawk: into the NW quadrant). None: the gem leaves the game.
+  Bits hawk_destinations(int h) const {
+    Bits to = (place & burning.minus(Bits::one(h)).adjacent()).minus(Bits::one(h));
+    if (!reg.quadrant[kNW].test(h)) to &= reg.quadrant[kNW];
+    return to;
+  }
+  int hawk_moves(int h) const { return std::max(1, hawk_destinations(h).count()); }
+
   void hawk(std::vector<Move>& out) const {
     s.pending.each([&](int h) {
-      const Bits lifted = burning.minus(Bits::one(h));
-      Bits to = (place & lifted.adjacent()).minus(Bits::one(h));
-      if (!reg.quadrant[kNW].test(h)) to &= reg.quadrant[kNW];  // an enemy hawk throws into the NW
+      const Bits to = hawk_destinations(h);
       Move m;
       m.type = MoveType::kHawk;
       m.sq[0] = static_cast<uint8_t>(h);
       if (to.none()) {
-        m.nsq = 1;  // no destination: the gem leaves the game
+        m.nsq = 1;
         out.push_back(m);
         return;
       }
@@ -1233,6 +1305,7 @@ struct MoveGen {
       });
     });
   }
+
 
   void pick(bool patrol, std::vector<Move>& out, std::vector<HawkFamily>* families) const {
     const int kinds = static_cast<int>(engine.rules_.cards.size());
@@ -1442,6 +1515,8 @@ uint64_t Engine::action_count(const State& s) const {
   const MoveGen g(*this, s);
   return ActionDraw(g, s, rules_).total;
 }
+
+bool Engine::surely_several(const State& s) const { return MoveGen(*this, s).surely_several(); }
 
 void Engine::card_plays(const State& s, uint8_t card, std::vector<Move>& out, std::vector<HawkFamily>* families) const {
   out.clear();
