@@ -23,6 +23,20 @@ constexpr int kDirRow[8] = {-1, 0, 1, 0, -1, -1, 1, 1};
 constexpr int kDirCol[8] = {0, 1, 0, -1, 1, -1, 1, -1};
 constexpr const char* kDirName[8] = {"N", "E", "S", "W", "NE", "NW", "SE", "SW"};
 
+// Set bits of a word. The build targets any x86-64, without POPCNT, where
+// std::popcount is a call into libgcc; the bit-parallel sum inlines, and
+// counting is most of what the move generators do.
+constexpr int popcount64(uint64_t x) {
+#ifdef __POPCNT__
+  return std::popcount(x);
+#else
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 struct Bits {
   std::array<uint64_t, 4> w{};
 
@@ -37,7 +51,7 @@ struct Bits {
   bool any() const { return (w[0] | w[1] | w[2] | w[3]) != 0; }
   bool none() const { return !any(); }
   int count() const {
-    return std::popcount(w[0]) + std::popcount(w[1]) + std::popcount(w[2]) + std::popcount(w[3]);
+    return popcount64(w[0]) + popcount64(w[1]) + popcount64(w[2]) + popcount64(w[3]);
   }
   // The lowest square, or -1.
   int first() const {
@@ -48,7 +62,7 @@ struct Bits {
   // The square of rank n (0: the lowest); n < count().
   int nth(int n) const {
     int i = 0;
-    for (int c = std::popcount(w[0]); n >= c; c = std::popcount(w[++i])) n -= c;
+    for (int c = popcount64(w[0]); n >= c; c = popcount64(w[++i])) n -= c;
     uint64_t x = w[i];
     for (; n > 0; --n) x &= x - 1;
     return i * 64 + std::countr_zero(x);

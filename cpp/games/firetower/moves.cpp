@@ -828,7 +828,7 @@ struct MoveGen {
   // A wind card: each direction it may set, its roll, then its gem squares.
   int wind_sets(uint8_t card) const {
     const int allowed = engine.allowed_winds(s) & kind(card).dirs & ~(s.wind < 4 ? 1 << s.wind : 0);
-    return std::popcount(static_cast<unsigned>(allowed));
+    return popcount64(static_cast<uint64_t>(allowed));
   }
   bool wind_roll() const { return (engine.allowed_winds(s) & ~(s.wind < 4 ? 1 << s.wind : 0)) != 0; }
   uint64_t wind_count(uint8_t card) const {
@@ -1023,7 +1023,7 @@ struct MoveGen {
   // row or column, then start), a Burning Snag's blocks by their corner.
   struct InfernoShapes {
     uint64_t rows = 0, columns = 0, blocks = 0;
-    uint64_t count() const { return static_cast<uint64_t>(std::popcount(rows) + std::popcount(columns) + std::popcount(blocks)); }
+    uint64_t count() const { return static_cast<uint64_t>(popcount64(rows) + popcount64(columns) + popcount64(blocks)); }
   };
   InfernoShapes inferno_shapes(Effect effect) const {
     const Bits in = reg.quadrant[kNW] & place, near = burning.adjacent();
