@@ -23,6 +23,20 @@ constexpr int kDirRow[8] = {-1, 0, 1, 0, -1, -1, 1, 1};
 constexpr int kDirCol[8] = {0, 1, 0, -1, 1, -1, 1, -1};
 constexpr const char* kDirName[8] = {"N", "E", "S", "W", "NE", "NW", "SE", "SW"};
 
+// Set bits of a word. The build targets any x86-64, without POPCNT, where
+// std::popcount is a call into libgcc; the bit-parallel sum inlines, and
+// counting is most of what the move generators do.
+constexpr int popcount64(uint64_t x) {
+#ifdef __POPCNT__
+  return std::popcount(x);
+#else
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 struct Bits {
   std::array<uint64_t, 4> w{};
 
@@ -37,13 +51,21 @@ struct Bits {
   bool any() const { return (w[0] | w[1] | w[2] | w[3]) != 0; }
   bool none() const { return !any(); }
   int count() const {
-    return std::popcount(w[0]) + std::popcount(w[1]) + std::popcount(w[2]) + std::popcount(w[3]);
+    return popcount64(w[0]) + popcount64(w[1]) + popcount64(w[2]) + popcount64(w[3]);
   }
   // The lowest square, or -1.
   int first() const {
     for (int i = 0; i < 4; ++i)
       if (w[i]) return i * 64 + std::countr_zero(w[i]);
     return -1;
+  }
+  // The square of rank n (0: the lowest); n < count().
+  int nth(int n) const {
+    int i = 0;
+    for (int c = popcount64(w[0]); n >= c; c = popcount64(w[++i])) n -= c;
+    uint64_t x = w[i];
+    for (; n > 0; --n) x &= x - 1;
+    return i * 64 + std::countr_zero(x);
   }
   Bits operator&(const Bits& o) const { return {{w[0] & o.w[0], w[1] & o.w[1], w[2] & o.w[2], w[3] & o.w[3]}}; }
   Bits operator|(const Bits& o) const { return {{w[0] | o.w[0], w[1] | o.w[1], w[2] | o.w[2], w[3] | o.w[3]}}; }
@@ -85,6 +107,16 @@ struct Bits {
   }
   // Squares orthogonally adjacent to some square of this set.
   Bits adjacent() const { return north() | south() | east() | west(); }
+  // Each square given the bit of the square dr rows and dc columns from it
+  // (none when that is off the board): whole-board tests of a shape's cells.
+  Bits ahead(int dr, int dc) const {
+    Bits b = *this;
+    for (; dr > 0; --dr) b = b.north();
+    for (; dr < 0; ++dr) b = b.south();
+    for (; dc > 0; --dc) b = b.west();
+    for (; dc < 0; ++dc) b = b.east();
+    return b;
+  }
 
   template <class F>
   void each(F&& f) const {
@@ -127,9 +159,9 @@ inline const Regions& regions() {
 }
 
 inline int area_of(int s) {
-  for (int t = 0; t < 4; ++t)
-    if (regions().area[t].test(s)) return t;
-  return -1;
+  const int r = row_of(s), c = col_of(s);
+  if ((r >= 3 && r < 13) || (c >= 3 && c < 13)) return -1;
+  return (r >= 13 ? kSW : kNW) + (c >= 13 ? 1 : 0);
 }
 
 }  // namespace sj::firetower

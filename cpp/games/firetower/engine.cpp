@@ -130,18 +130,6 @@ void Engine::run(State& s) const {
   s.need = Need::kNothing;
 }
 
-// Whether a decision has two moves or more, known without listing them:
-// two cards give two discards (the action, or a Firestorm's discard of
-// none or one).
-bool Engine::surely_several(const State& s) const {
-  switch (s.need) {
-    case Need::kAction: return s.hand_count >= 2;
-    case Need::kStormDiscard: return s.hand_count >= 1;
-    case Need::kStormReroll: return true;  // keep, or reroll with the wind card it waits for
-    default: return false;
-  }
-}
-
 // Runs the top task one stage; false when it waits (s.need says for what).
 bool Engine::step(State& s) const {
   Frame& f = s.stack[s.depth - 1];
@@ -185,14 +173,8 @@ bool Engine::step(State& s) const {
       return false;
     case Task::kAction: s.need = Need::kAction; return false;
     case Task::kEnd: {
-      bool usable = false;
-      if (s.player_bucket == kBucketUnused) {
-        std::vector<Move>& moves = scratch();
-        s.need = Need::kEnd;
-        legal_moves(s, moves);
-        usable = moves.size() > 1;  // a line besides "end"
-      }
-      if (!usable) {
+      // The Bucket has a line exactly when a gem stands in the own area.
+      if (s.player_bucket != kBucketUnused || (s.gems & reg.area[kNW]).none()) {
         --s.depth;
         return true;
       }
@@ -271,7 +253,6 @@ bool Engine::step(State& s) const {
       return false;
     }
   }
-  (void)reg;
   return true;
 }
 

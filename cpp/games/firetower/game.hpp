@@ -171,7 +171,7 @@ struct State {
   uint8_t storm_dir = kNoDir;  // the storm under way
   Need need = Need::kNothing;
 
-  int hand_size() const { return hand_base + std::popcount(static_cast<unsigned>(burned)); }
+  int hand_size() const { return hand_base + popcount64(burned); }
   int hawk_count() const { return hawks.count(); }
   bool over() const { return status != Status::kOngoing; }
   bool at_decision() const { return is_decision(need); }
@@ -242,7 +242,7 @@ class Engine {
 
  private:
   friend struct MoveGen;
-  friend struct ActionFamilies;
+  friend struct ActionDraw;
   const Rules& rules_;
   std::vector<Move>& scratch() const;  // a per-thread move buffer
 

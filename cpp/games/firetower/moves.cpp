@@ -3,6 +3,7 @@
 // with equal JSON are one move).
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "core/bits.hpp"  // mix64
 #include "core/rng.hpp"  // uint128
@@ -12,14 +13,17 @@ namespace sj::firetower {
 
 namespace {
 
+// Lines of 3 that touch a tower area: 5 along each of its 3 rows and 3 columns.
+constexpr size_t kAreaLines = 30;
+
 // Template placements, precomputed once: a placement lists its squares,
 // -1 for a square off the board; at least one is on it.
 struct Templates {
   std::vector<std::array<int, 3>> line3;  // rows and columns, in order along the line
   std::vector<std::array<int, 2>> line2;
   std::vector<std::array<int, 4>> block;  // 2x2
-  std::vector<std::array<int, 8>> ring;   // the 8 squares around each square, by centre
-  std::array<std::vector<std::array<int, 3>>, 4> area_lines;  // the line3 placements that touch each tower area
+  std::array<Bits, kSquares> ring;        // the 8 squares around each square, by centre
+  std::array<std::vector<std::array<int, 3>>, 4> area_lines;  // the line3 placements that touch each tower area (kAreaLines)
   // Two touching dominoes: every tetromino but the T, as offsets (dr, dc).
   std::vector<std::array<std::array<int, 2>, 4>> tetrominoes;
 
@@ -35,6 +39,8 @@ struct Templates {
       for (int tower = 0; tower < 4; ++tower)
         if (std::any_of(line.begin(), line.end(), [&](int s) { return s >= 0 && regions().area[tower].test(s); }))
           area_lines[static_cast<size_t>(tower)].push_back(line);
+    for (const auto& lines : area_lines)
+      if (lines.size() != kAreaLines) throw std::logic_error("firetower: a tower area's lines miscounted");
     for (int b = 0; b < kSide; ++b)
       for (int a = -1; a < kSide; ++a) {
         line2.push_back({at(b, a), at(b, a + 1)});
@@ -42,13 +48,10 @@ struct Templates {
       }
     for (int r = -1; r < kSide; ++r)
       for (int c = -1; c < kSide; ++c) block.push_back({at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)});
-    ring.resize(kSquares);
-    for (int s = 0; s < kSquares; ++s) {
-      int i = 0;
+    for (int s = 0; s < kSquares; ++s)
       for (int dr = -1; dr <= 1; ++dr)
         for (int dc = -1; dc <= 1; ++dc)
-          if (dr || dc) ring[s][i++] = at(row_of(s) + dr, col_of(s) + dc);
-    }
+          if ((dr || dc) && at(row_of(s) + dr, col_of(s) + dc) >= 0) ring[s].set(at(row_of(s) + dr, col_of(s) + dc));
     // Dominoes in a 4x4 box, paired when disjoint and touching; shapes
     // normalised to their top-left corner and deduplicated.
     std::vector<std::array<int, 4>> dominoes;
@@ -101,6 +104,35 @@ void put_squares(Move& m, const Bits& b) {
   b.each([&](int s) { m.sq[m.nsq++] = static_cast<uint8_t>(s); });
 }
 
+// Pairs of orthogonally adjacent squares within b.
+uint64_t adjacent_pairs(const Bits& b) { return static_cast<uint64_t>((b & b.west()).count() + (b & b.north()).count()); }
+
+// Paths of two edges within b: each square's pairs of neighbours in b.
+uint64_t two_edge_paths(const Bits& b) {
+  const Bits n = b.south() & b, s = b.north() & b, e = b.west() & b, w = b.east() & b;
+  return static_cast<uint64_t>((n & s).count() + (n & e).count() + (n & w).count() + (s & e).count() +
+                               (s & w).count() + (e & w).count());
+}
+
+uint64_t pairs_of(uint64_t n) { return n * (n - (n ? 1 : 0)) / 2; }
+
+// The NW quadrant (rows and columns 0-7) as one word, bit 8 r + c.
+uint64_t nw_word(const Bits& b) {
+  uint64_t x = 0;
+  for (int r = 0; r < 8; ++r) x |= ((b.w[r >> 2] >> ((r & 3) * 16)) & 0xFF) << (8 * r);
+  return x;
+}
+
+// Rows become columns in an 8x8 word (bit 8 r + c to bit 8 c + r).
+uint64_t transpose8(uint64_t x) {
+  uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+  x ^= t ^ (t << 7);
+  t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+  x ^= t ^ (t << 14);
+  t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+  return x ^ t ^ (t << 28);
+}
+
 uint64_t binomial(int n, int k) {
   if (k < 0 || k > n) return 0;
   uint128 r = 1;  // C(64, 32) fits in 64 bits; its products on the way do not
@@ -127,27 +159,64 @@ void unrank_combination(int n, int k, uint64_t index, uint8_t* out) {
   }
 }
 
-// Distinct square sets, each as a move made from `base`, in the order
-// first seen (a small open-addressed set, not a sort: this runs at every
-// decision of every playout).
-void emit_sets(std::vector<Bits>& sets, const Move& base, std::vector<Move>& out) {
-  thread_local std::vector<Bits> table;
-  thread_local std::vector<uint8_t> used;
-  size_t size = 64;
-  while (size < 2 * sets.size()) size *= 2;
-  table.resize(size);
-  used.assign(size, 0);
-  for (const Bits& b : sets) {
-    size_t i = mix64(b.w[0] ^ mix64(b.w[1] ^ mix64(b.w[2] ^ mix64(b.w[3])))) & (size - 1);
-    while (used[i] && !(table[i] == b)) i = (i + 1) & (size - 1);
-    if (used[i]) continue;
-    used[i] = 1;
-    table[i] = b;
-    Move m = base;
-    put_squares(m, b);
-    out.push_back(m);
+// Which square sets were seen, for sets that fit a 3x3 box (every
+// template's): a set is named by its box's corner and the box's 9 bits,
+// marked in a per-thread bitmap that is cleared again when done. No
+// hashing, no allocation: this runs at every decision of every playout.
+class SeenSets {
+ public:
+  ~SeenSets() {
+    for (size_t i = 0; i < marked_; ++i) seen()[marks_[i]] = 0;
   }
-}
+  bool insert(const Bits& b) {
+    const uint32_t name = name_of(b);
+    uint64_t& word = seen()[name >> 6];
+    const uint64_t bit = uint64_t{1} << (name & 63);
+    if (word & bit) return false;
+    if (!word) marks_[marked_++] = static_cast<uint16_t>(name >> 6);
+    word |= bit;
+    return true;
+  }
+
+ private:
+  static constexpr int kNames = kSquares << 9;
+  static std::array<uint64_t, kNames / 64>& seen() {
+    thread_local std::array<uint64_t, kNames / 64> words{};
+    return words;
+  }
+  static uint32_t name_of(const Bits& b) {
+    const int top = b.first() >> 4;
+    uint32_t rows[3];
+    for (int i = 0; i < 3; ++i) {
+      const int r = top + i;
+      rows[i] = r < kSide ? static_cast<uint32_t>(b.w[r >> 2] >> ((r & 3) * 16)) & 0xFFFF : 0;
+    }
+    const int left = std::countr_zero(rows[0] | rows[1] | rows[2]);
+    return static_cast<uint32_t>(top * kSide + left) << 9 | ((rows[0] >> left) & 7) | ((rows[1] >> left) & 7) << 3 |
+           ((rows[2] >> left) & 7) << 6;
+  }
+  std::array<uint16_t, kNames / 64> marks_;  // the words written
+  size_t marked_ = 0;
+};
+
+// Distinct square sets as moves made from `base`, in the order first seen
+// (section 4: moves with equal JSON are one move).
+class DistinctSets {
+ public:
+  DistinctSets(const Move& base, std::vector<Move>& out) : base_(base), out_(out) {}
+  void add(const Bits& b) {
+    if (!seen_.insert(b)) return;
+    Move m = base_;
+    put_squares(m, b);
+    out_.push_back(m);
+  }
+  bool insert(const Bits& b) { return seen_.insert(b); }
+
+ private:
+  const Move base_;
+  std::vector<Move>& out_;
+  SeenSets seen_;
+};
 
 Move play_of(uint8_t card, uint8_t option = kNoOption) {
   Move m;
@@ -229,12 +298,12 @@ struct MoveGen {
   }
 
   void flare_up(uint8_t card, std::vector<Move>& out) const {
-    std::vector<Bits> sets;
+    DistinctSets sets(play_of(card), out);
     for (const auto& line : templates().line3) {
       Bits piece;
       auto close = [&] {
         Bits placed;
-        if (piece.any() && fill(piece, placed)) sets.push_back(placed);
+        if (piece.any() && fill(piece, placed)) sets.add(placed);
         piece = Bits{};
       };
       for (int sq : line) {
@@ -243,49 +312,47 @@ struct MoveGen {
       }
       close();
     }
-    emit_sets(sets, play_of(card), out);
   }
 
   template <class Shapes>
   void pattern(const Shapes& shapes, const Move& base, std::vector<Move>& out) const {
-    std::vector<Bits> sets;
+    DistinctSets sets(base, out);
     for (const auto& shape : shapes) {
       Bits placed;
-      if (fill(on_board_bits(shape), placed)) sets.push_back(placed);
+      if (fill(on_board_bits(shape), placed)) sets.add(placed);
     }
-    emit_sets(sets, base, out);
   }
 
+  // Crown Fire's double: whole tetrominoes, by shape, then by the corner of
+  // the shape's box. No two placements cover the same squares.
   void crown_fire_double(uint8_t card, std::vector<Move>& out) const {
-    std::vector<Bits> sets;
     for (const auto& shape : templates().tetrominoes)
-      for (int r = 0; r < kSide; ++r)
-        for (int c = 0; c < kSide; ++c) {
-          Bits b;
-          bool ok = true;
-          for (const auto& cell : shape) {
-            const int rr = r + cell[0], cc = c + cell[1];
-            if (!on_board(rr, cc) || !place.test(square_at(rr, cc))) {
-              ok = false;
-              break;
-            }
-            b.set(square_at(rr, cc));
-          }
-          if (ok && (b & touching).any()) sets.push_back(b);
-        }
-    emit_sets(sets, play_of(card, kDouble), out);
+      tetromino_corners(shape).each([&](int corner) { out.push_back(tetromino_play(card, shape, corner)); });
+  }
+
+  Bits tetromino_corners(const std::array<std::array<int, 2>, 4>& shape) const {
+    Bits all = ~Bits{}, near;
+    for (const auto& cell : shape) {
+      all &= place.ahead(cell[0], cell[1]);
+      near |= touching.ahead(cell[0], cell[1]);
+    }
+    return all & near;
+  }
+
+  static Move tetromino_play(uint8_t card, const std::array<std::array<int, 2>, 4>& shape, int corner) {
+    Bits b;
+    for (const auto& cell : shape) b.set(corner + cell[0] * kSide + cell[1]);
+    Move m = play_of(card, kDouble);
+    put_squares(m, b);
+    return m;
   }
 
   void explosion(uint8_t card, std::vector<Move>& out) const {
-    s.gems.each([&](int c) {
-      for (int sq : templates().ring[c])
-        if (sq >= 0 && place.test(sq)) {
-          Move m = play_of(card);
-          m.nsq = 1;
-          m.sq[0] = static_cast<uint8_t>(c);
-          out.push_back(m);
-          return;
-        }
+    explosion_centres().each([&](int c) {
+      Move m = play_of(card);
+      m.nsq = 1;
+      m.sq[0] = static_cast<uint8_t>(c);
+      out.push_back(m);
     });
   }
 
@@ -353,71 +420,151 @@ struct MoveGen {
     });
   }
 
-  // The number of Creeping Fires sets, and their size, without listing
-  // them: the candidates' adjacency is a grid graph (no triangles), so the
-  // sets of 3 with no two adjacent are all triples, less those holding an
-  // adjacent pair (E (n - 2), each path of two edges counted twice).
-  uint64_t creeping_count() const {
-    uint64_t n = 0, edges = 0, paths = 0;
-    touching.each([&](int sq) {
-      const uint64_t d = static_cast<uint64_t>((Bits::one(sq).adjacent() & touching).count());
-      ++n;
-      edges += d;
-      paths += d * (d - 1) / 2;
-    });
-    edges /= 2;
-    const uint64_t three = n >= 3 ? n * (n - 1) * (n - 2) / 6 - (edges * (n - 2) - paths) : 0;
-    if (three) return three;
-    const uint64_t two = n >= 2 ? n * (n - 1) / 2 - edges : 0;
-    return two ? two : n;
+  // Creeping Fires and Helitack have thousands of plays once the fire
+  // spreads, and the random baseline wants one of them: they are counted,
+  // and their play `index` found, by whole-board counts instead of a list.
+  // The candidates' adjacency is a grid graph (no triangles), so the sets
+  // of 3 holding an adjacent pair number E (n - 2) - P, E its edges and P
+  // its paths of two edges (each such set counted twice by E (n - 2)).
+
+  struct Creeping {
+    uint64_t count;
+    int size;  // 3 when any 3 fit, else 2, else 1
+  };
+  Creeping creeping() const {
+    const uint64_t n = static_cast<uint64_t>(touching.count());
+    const uint64_t edges = adjacent_pairs(touching), paths = two_edge_paths(touching);
+    if (n >= 3) {
+      const uint64_t three = n * (n - 1) * (n - 2) / 6 - (edges * (n - 2) - paths);
+      if (three) return {three, 3};
+    }
+    const uint64_t two = pairs_of(n) - edges;
+    return two ? Creeping{two, 2} : Creeping{n, 1};
   }
 
-  // The number of Helitack sets (spec 6.8's test): every gem alone; every
-  // pair but two non-adjacent gems that both lack a free side; the triples
-  // holding an adjacent pair (counted as for Creeping Fires).
+  // In creeping_fires' order: by first square, then second, then third.
+  Move creeping_at(uint8_t card, uint64_t index) const {
+    Move m = play_of(card);
+    auto put = [&](int sq) { m.sq[m.nsq++] = static_cast<uint8_t>(sq); };
+    const int size = creeping().size;
+    if (size == 1) {
+      put(touching.nth(static_cast<int>(index)));
+      return m;
+    }
+    for (Bits after_i = touching;;) {
+      const int i = after_i.first();
+      after_i.clear(i);
+      const Bits with_i = after_i.minus(Bits::one(i).adjacent());
+      const uint64_t sets = size == 2 ? static_cast<uint64_t>(with_i.count())
+                                      : pairs_of(static_cast<uint64_t>(with_i.count())) - adjacent_pairs(with_i);
+      if (index >= sets) {
+        index -= sets;
+        continue;
+      }
+      put(i);
+      if (size == 2) {
+        put(with_i.nth(static_cast<int>(index)));
+        return m;
+      }
+      for (Bits after_j = with_i;;) {
+        const int j = after_j.first();
+        after_j.clear(j);
+        const Bits with_j = after_j.minus(Bits::one(j).adjacent());
+        const uint64_t n = static_cast<uint64_t>(with_j.count());
+        if (index < n) {
+          put(j);
+          put(with_j.nth(static_cast<int>(index)));
+          return m;
+        }
+        index -= n;
+      }
+    }
+  }
+
+  // Gems with a free side (spec 6.8): on the board's edge (a domino may
+  // overhang it) or next to a square that is not a removable gem.
+  Bits free_sided() const {
+    constexpr Bits edge{{0x800180018001FFFFull, 0x8001800180018001ull, 0x8001800180018001ull, 0xFFFF800180018001ull}};
+    return removable & (edge | (~removable).adjacent());
+  }
+
+  // Helitack (spec 6.8's test): every gem alone; every pair but two
+  // non-adjacent gems that both lack a free side; the triples holding an
+  // adjacent pair.
   uint64_t helitack_count() const {
-    const Bits not_removable = ~removable;
-    Bits enclosed;  // gems with no free side: every neighbour on the board and a removable gem
-    removable.each([&](int g) {
-      const int r = row_of(g), c = col_of(g);
-      if (r > 0 && r < 15 && c > 0 && c < 15 && (Bits::one(g).adjacent() & not_removable).none()) enclosed.set(g);
-    });
-    uint64_t n = 0, edges = 0, paths = 0, enclosed_edges = 0;
-    removable.each([&](int g) {
-      const Bits around = Bits::one(g).adjacent();
-      const uint64_t d = static_cast<uint64_t>((around & removable).count());
-      ++n;
-      edges += d;
-      paths += d * (d - 1) / 2;
-      if (enclosed.test(g)) enclosed_edges += static_cast<uint64_t>((around & enclosed).count());
-    });
-    edges /= 2;
-    enclosed_edges /= 2;
+    const Bits enclosed = removable.minus(free_sided());
+    const uint64_t n = static_cast<uint64_t>(removable.count());
     const uint64_t e = static_cast<uint64_t>(enclosed.count());
-    const uint64_t pairs = n * (n - 1) / 2 - (e * (e - (e ? 1 : 0)) / 2 - enclosed_edges);
-    const uint64_t triples = n >= 3 ? edges * (n - 2) - paths : 0;
+    const uint64_t pairs = pairs_of(n) - (pairs_of(e) - adjacent_pairs(enclosed));
+    const uint64_t triples = n >= 3 ? adjacent_pairs(removable) * (n - 2) - two_edge_paths(removable) : 0;
     return n + pairs + triples;
+  }
+
+  // In helitack's order: by first gem, that gem alone first; then by
+  // second, the pair before its triples.
+  Move helitack_at(uint8_t card, uint64_t index) const {
+    const Bits free = free_sided();
+    Move m = play_of(card);
+    auto put = [&](int sq) { m.sq[m.nsq++] = static_cast<uint8_t>(sq); };
+    for (Bits after_i = removable;;) {
+      const int i = after_i.first();
+      after_i.clear(i);
+      if (index == 0) {
+        put(i);
+        return m;
+      }
+      --index;
+      const Bits near_i = Bits::one(i).adjacent();
+      const bool free_i = free.test(i);
+      const uint64_t later = static_cast<uint64_t>(after_i.count());
+      const uint64_t pairs = free_i ? later : static_cast<uint64_t>((after_i & (near_i | free)).count());
+      const Bits apart = after_i.minus(near_i);  // triples without i's adjacency: those with none at all
+      const uint64_t triples = pairs_of(later) - (pairs_of(static_cast<uint64_t>(apart.count())) - adjacent_pairs(apart));
+      if (index >= pairs + triples) {
+        index -= pairs + triples;
+        continue;
+      }
+      put(i);
+      for (Bits after_j = after_i;;) {
+        const int j = after_j.first();
+        after_j.clear(j);
+        const bool ij = near_i.test(j);
+        if (ij || free_i || free.test(j)) {
+          if (index == 0) {
+            put(j);
+            return m;
+          }
+          --index;
+        }
+        const Bits thirds = ij ? after_j : after_j & (near_i | Bits::one(j).adjacent());
+        const uint64_t n = static_cast<uint64_t>(thirds.count());
+        if (index < n) {
+          put(j);
+          put(thirds.nth(static_cast<int>(index)));
+          return m;
+        }
+        index -= n;
+      }
+    }
   }
 
   // ---------------------------------------------------------- water
 
   template <class Shapes>
   void water(const Shapes& shapes, uint8_t card, std::vector<Move>& out) const {
-    std::vector<Bits> sets;
+    DistinctSets sets(play_of(card), out);
     for (const auto& shape : shapes) {
       const Bits r = on_board_bits(shape) & removable;
-      if (r.any()) sets.push_back(r);
+      if (r.any()) sets.add(r);
     }
-    emit_sets(sets, play_of(card), out);
   }
 
   void smokejumper(uint8_t card, std::vector<Move>& out) const {
-    std::vector<Bits> sets;
+    DistinctSets sets(play_of(card), out);
     burning.each([&](int c) {
-      const Bits r = on_board_bits(templates().ring[c]) & removable;
-      if (r.any()) sets.push_back(r);
+      const Bits r = templates().ring[c] & removable;
+      if (r.any()) sets.add(r);
     });
-    emit_sets(sets, play_of(card), out);
   }
 
   void helitack(uint8_t card, std::vector<Move>& out) const {
@@ -523,6 +670,11 @@ struct MoveGen {
 
   void hawk_card(uint8_t card, std::vector<HawkFamily>* families) const {
     if (!families) return;
+    const HawkFamily f = hawk_family(card);
+    if (f.count) families->push_back(f);
+  }
+
+  HawkFamily hawk_family(uint8_t card) const {
     const int k = kind(card).hawks;
     const Bits own = s.hawks & reg.quadrant[kNW];
     const Bits land = empty & hawk_land();
@@ -539,7 +691,262 @@ struct MoveGen {
     });
     for (int take = 0; take <= f.max_take; ++take)
       if (f.placed + take > 0) f.count += times(binomial(f.nenemies, take), binomial(f.ncells, f.own + f.placed + take));
-    if (f.count) families->push_back(f);
+    return f;
+  }
+
+  // ---------------------------------------------------------- counting a card's plays
+
+  // The random baseline draws one play among a whole hand's, so each
+  // card's plays are counted here by whole-board masks, the same distinct
+  // square sets its listing keeps; only the drawn play is then made, by
+  // rank (the template cards list their one card). A set is counted at its
+  // lowest square, and b.ahead(dr, dc) tests the set's other cells there.
+
+  // Lines of 3 (Flare Up, Air Drop): the distinct sets of a line's squares
+  // in `within`, the line cut at squares in `cut`, holding one of `legal`.
+  static uint64_t line3_sets(const Bits& within, const Bits& legal, const Bits& cut) {
+    uint64_t n = 0;
+    Bits alone;  // squares that some line leaves alone, along either direction
+    for (int d : {int{kE}, int{kS}}) {
+      auto along = [&](const Bits& b, int k) { return b.ahead(k * kDirRow[d], k * kDirCol[d]); };
+      const Bits in1 = along(within, 1), in2 = along(within, 2);
+      const Bits out1 = ~in1, out2 = ~in2, out_1 = ~along(within, -1), out_2 = ~along(within, -2);
+      const Bits legal1 = along(legal, 1), legal2 = along(legal, 2), cut1 = along(cut, 1);
+      n += (within & in1 & in2 & (legal | legal1 | legal2)).count();
+      n += (within & in1 & (out_1 | out2) & (legal | legal1)).count();  // two: some line's third square is out
+      n += (within & out1.minus(cut1) & in2 & (legal | legal2)).count();  // two with an uncut gap
+      alone |= (out_1 & out1) | (out_1 & out_2) | (out1 & out2) | along(cut, -1) | cut1;
+    }
+    return n + (within & legal & alone).count();
+  }
+
+  // 2x2 blocks (Burning Snag, Fire Engine), overhanging the edge too.
+  static uint64_t block_sets(const Bits& within, const Bits& legal) {
+    const Bits& a = within;  // the block's cells from its top-left: a, e, s, se
+    const Bits e = within.ahead(0, 1), s = within.ahead(1, 0), se = within.ahead(1, 1);
+    const Bits la = legal, le = legal.ahead(0, 1), ls = legal.ahead(1, 0), lse = legal.ahead(1, 1);
+    const Bits n = within.ahead(-1, 0), ne = within.ahead(-1, 1), w = within.ahead(0, -1), sw = within.ahead(1, -1);
+    const Bits nw = within.ahead(-1, -1);
+    uint64_t count = (a & e & s & se & (la | le | ls | lse)).count();
+    count += ((a & e & s).minus(se) & (la | le | ls)).count();  // three of the four
+    count += ((a & e & se).minus(s) & (la | le | lse)).count();
+    count += ((a & s & se).minus(e) & (la | ls | lse)).count();
+    count += ((e & s & se).minus(a) & (le | ls | lse)).count();
+    count += ((a & se).minus(e | s) & (la | lse)).count();  // two on a diagonal
+    count += ((e & s).minus(a | se) & (le | ls)).count();
+    count += (a & e & (~(n | ne) | ~(s | se)) & (la | le)).count();  // two side by side: the block above or below
+    count += (a & s & (~(w | sw) | ~(e | se)) & (la | ls)).count();  // one above the other: the block left or right
+    const Bits alone = ~(e | s | se) | ~(w | s | sw) | ~(n | ne | e) | ~(n | nw | w);
+    return count + (a & la & alone).count();
+  }
+
+  // Dominoes (Crown Fire): two side by side or one above the other, or one
+  // square whose domino's other square is out.
+  static uint64_t line2_sets(const Bits& within, const Bits& legal) {
+    const Bits e = within.ahead(0, 1), s = within.ahead(1, 0);
+    const Bits alone = ~e | ~s | ~within.ahead(0, -1) | ~within.ahead(-1, 0);
+    return static_cast<uint64_t>((within & e & (legal | legal.ahead(0, 1))).count() +
+                                 (within & s & (legal | legal.ahead(1, 0))).count() + (within & legal & alone).count());
+  }
+
+  uint64_t smokejumper_count() const {
+    SeenSets seen;
+    uint64_t n = 0;
+    burning.each([&](int c) {
+      const Bits r = templates().ring[c] & removable;
+      if (r.any() && seen.insert(r)) ++n;
+    });
+    return n;
+  }
+
+  // Gems with a placeable square among their 8 neighbours.
+  Bits explosion_centres() const {
+    const Bits column = place | place.north() | place.south();
+    return s.gems & (column | column.east() | column.west());
+  }
+
+  // Ember: a gem outside the areas moves next to the fire left behind. The
+  // squares next to fire lose, for each gem moved, those next to it alone.
+  Bits ember_gems() const { return s.gems.minus(reg.any_area); }
+  Bits next_to_one_fire() const {
+    const Bits a = burning.north(), b = burning.south(), c = burning.east(), d = burning.west();
+    return touching & (a | b | c | d).minus((a & b) | (c & d) | ((a | b) & (c | d)));
+  }
+  uint64_t ember_count() const {
+    const Bits from = ember_gems();
+    return static_cast<uint64_t>(from.count()) * static_cast<uint64_t>(touching.count()) -
+           static_cast<uint64_t>((next_to_one_fire() & from.adjacent()).count());
+  }
+  Move ember_at(uint8_t card, uint64_t index) const {
+    const Bits lonely = next_to_one_fire();
+    for (Bits from = ember_gems();;) {
+      const int g = from.first();
+      from.clear(g);
+      const Bits to = touching.minus(lonely & Bits::one(g).adjacent());
+      const uint64_t n = static_cast<uint64_t>(to.count());
+      if (index < n) return squares_play(card, {g, to.nth(static_cast<int>(index))});
+      index -= n;
+    }
+  }
+
+  // Rolling Firebrand: pairs of gems side by side, each roll tried; few
+  // pairs stand, and only those are visited.
+  template <class F>  // f(a, b, dir) for each legal roll in listing order; true stops
+  void rolls(F&& f) const {
+    const Bits firsts = s.gems & (s.gems.ahead(0, 1) | s.gems.ahead(1, 0));
+    for (Bits left = firsts; left.any();) {
+      const int a = left.first();
+      left.clear(a);
+      for (int b : {a + 1, a + kSide}) {
+        if ((b == a + 1 && col_of(a) == kSide - 1) || b >= kSquares || !s.gems.test(b)) continue;
+        for (int d = kN; d <= kW; ++d) {
+          int ends[2];
+          if (rolling_ends(s, a, b, d, ends) && f(a, b, d)) return;
+        }
+      }
+    }
+  }
+  uint64_t rolling_count() const {
+    uint64_t n = 0;
+    rolls([&](int, int, int) {
+      ++n;
+      return false;
+    });
+    return n;
+  }
+  Move rolling_at(uint8_t card, uint64_t index) const {
+    Move m = play_of(card);
+    rolls([&](int a, int b, int d) {
+      if (index--) return false;
+      m = squares_play(card, {a, b});
+      m.arg = static_cast<uint8_t>(d);
+      return true;
+    });
+    return m;
+  }
+
+  // A wind card: each direction it may set, its roll, then its gem squares.
+  int wind_sets(uint8_t card) const {
+    const int allowed = engine.allowed_winds(s) & kind(card).dirs & ~(s.wind < 4 ? 1 << s.wind : 0);
+    return popcount64(static_cast<uint64_t>(allowed));
+  }
+  bool wind_roll() const { return (engine.allowed_winds(s) & ~(s.wind < 4 ? 1 << s.wind : 0)) != 0; }
+  uint64_t wind_count(uint8_t card) const {
+    return static_cast<uint64_t>(wind_sets(card) + (wind_roll() ? 1 : 0) + gem_squares(kind(card).gem).count());
+  }
+  Move wind_at(uint8_t card, uint64_t index) const {
+    const int allowed = engine.allowed_winds(s) & kind(card).dirs & ~(s.wind < 4 ? 1 << s.wind : 0);
+    for (int d = kN; d <= kW; ++d)
+      if ((allowed >> d & 1) && index-- == 0) {
+        Move m = play_of(card, kSet);
+        m.arg = static_cast<uint8_t>(d);
+        return m;
+      }
+    if (wind_roll() && index-- == 0) return play_of(card, kRoll);
+    Move m = play_of(card, kGem);
+    m.nsq = 1;
+    m.sq[0] = static_cast<uint8_t>(gem_squares(kind(card).gem).nth(static_cast<int>(index)));
+    return m;
+  }
+
+  // Firebreak cards: where a break may go, and Dozer and Scratch Lines'
+  // pairs by their first square (the second east of it, then south).
+  Bits break_squares() const { return empty.minus(reg.area[kNW] | s.breaks.adjacent()); }
+  Bits pair_firsts(int gap, int toward) const {
+    const Bits ok = break_squares();
+    return ok & ok.ahead((gap + 1) * kDirRow[toward], (gap + 1) * kDirCol[toward]);
+  }
+  Move pair_at(uint8_t card, int gap, uint64_t index) const {
+    const Bits east = pair_firsts(gap, kE), south = pair_firsts(gap, kS);
+    for (Bits firsts = east | south;;) {
+      const int a = firsts.first();
+      firsts.clear(a);
+      for (int toward : {int{kE}, int{kS}})
+        if ((toward == kE ? east : south).test(a) && index-- == 0)
+          return squares_play(card, {a, a + (gap + 1) * (toward == kE ? 1 : kSide)});
+    }
+  }
+  Bits backburn_squares() const { return s.gems.minus(reg.area[kNW] | s.breaks.adjacent()); }
+
+  static Move squares_play(uint8_t card, std::initializer_list<int> squares, uint8_t option = kNoOption) {
+    Move m = play_of(card, option);
+    for (int sq : squares) m.sq[m.nsq++] = static_cast<uint8_t>(sq);
+    return m;
+  }
+
+  // The number of plays() lists for a card (hawk cards: none, their
+  // families are apart).
+  uint64_t play_count(uint8_t card, bool allow_double) const {
+    const auto& t = templates();
+    switch (kind(card).effect) {
+      case Effect::kFlareUp: return line3_sets(place, touching, s.breaks);
+      case Effect::kBurningSnag: return block_sets(place, touching);
+      case Effect::kCrownFire: {
+        uint64_t n = line2_sets(place, touching);
+        if (allow_double && s.hand[card] >= 2)
+          for (const auto& shape : t.tetrominoes) n += static_cast<uint64_t>(tetromino_corners(shape).count());
+        return n;
+      }
+      case Effect::kExplosion: return static_cast<uint64_t>(explosion_centres().count());
+      case Effect::kEmber: return ember_count();
+      case Effect::kCreepingFires: return creeping().count;
+      case Effect::kRollingFirebrand: return rolling_count();
+      case Effect::kWind: return wind_count(card);
+      case Effect::kDeReforest: return static_cast<uint64_t>(break_squares().count() + s.breaks.count());
+      case Effect::kDozerLine:
+      case Effect::kScratchLine: {
+        const int gap = kind(card).effect == Effect::kScratchLine ? 1 : 0;
+        return static_cast<uint64_t>(pair_firsts(gap, kE).count() + pair_firsts(gap, kS).count());
+      }
+      case Effect::kBackburn: return static_cast<uint64_t>(backburn_squares().count());
+      case Effect::kSmokejumper: return smokejumper_count();
+      case Effect::kAirDrop: return line3_sets(removable, removable, Bits{});
+      case Effect::kFireEngine: return block_sets(removable, removable);
+      case Effect::kHelitack: return helitack_count();
+      case Effect::kHawks:
+      case Effect::kFirestorm: return 0;
+    }
+    return 0;
+  }
+
+  // plays()'s move `index` (< play_count).
+  Move play_at(uint8_t card, bool allow_double, uint64_t index) const {
+    const int i = static_cast<int>(index);
+    switch (kind(card).effect) {
+      case Effect::kExplosion: return squares_play(card, {explosion_centres().nth(i)});
+      case Effect::kEmber: return ember_at(card, index);
+      case Effect::kCreepingFires: return creeping_at(card, index);
+      case Effect::kHelitack: return helitack_at(card, index);
+      case Effect::kRollingFirebrand: return rolling_at(card, index);
+      case Effect::kWind: return wind_at(card, index);
+      case Effect::kDeReforest: {
+        const Bits add = break_squares();
+        return i < add.count() ? squares_play(card, {add.nth(i)}, kAdd)
+                               : squares_play(card, {s.breaks.nth(i - add.count())}, kRemove);
+      }
+      case Effect::kDozerLine: return pair_at(card, 0, index);
+      case Effect::kScratchLine: return pair_at(card, 1, index);
+      case Effect::kBackburn: return squares_play(card, {backburn_squares().nth(i)});
+      case Effect::kCrownFire: {
+        const uint64_t singles = line2_sets(place, touching);
+        if (index < singles) break;  // listed below, without the doubles
+        index -= singles;
+        for (const auto& shape : templates().tetrominoes) {
+          const Bits corners = tetromino_corners(shape);
+          if (index < static_cast<uint64_t>(corners.count()))
+            return tetromino_play(card, shape, corners.nth(static_cast<int>(index)));
+          index -= static_cast<uint64_t>(corners.count());
+        }
+        break;
+      }
+      default: break;
+    }
+    // The template cards: their sets are told apart by listing them.
+    std::vector<Move>& list = engine.scratch();
+    list.clear();
+    if (kind(card).effect == Effect::kCrownFire) pattern(templates().line2, play_of(card), list);
+    else plays(card, allow_double, list, nullptr);
+    return list[index];
   }
 
   // ---------------------------------------------------------- a card's plays
@@ -578,7 +985,8 @@ struct MoveGen {
   // remove the most gems inside its area, then the most in all.
   void buckets(int tower, std::vector<Move>& out, bool best_only) const {
     if ((s.gems & reg.area[tower]).none()) return;
-    std::vector<Bits> sets;
+    std::array<Bits, kAreaLines> sets;
+    size_t nsets = 0;
     int best_in = -1, best_all = -1;
     for (const auto& line : templates().area_lines[static_cast<size_t>(tower)]) {
       Bits r;
@@ -592,63 +1000,87 @@ struct MoveGen {
       if (!in) continue;
       if (best_only) {
         if (in < best_in || (in == best_in && all < best_all)) continue;
-        if (in > best_in || all > best_all) sets.clear();
+        if (in > best_in || all > best_all) nsets = 0;
         best_in = in;
         best_all = all;
       }
-      sets.push_back(r);
+      sets[nsets++] = r;
     }
     Move base;
     base.type = best_only ? MoveType::kEnemyBucket : MoveType::kBucket;
     if (best_only) base.arg = static_cast<uint8_t>(tower);
-    emit_sets(sets, base, out);
+    DistinctSets distinct(base, out);
+    for (size_t i = 0; i < nsets; ++i) distinct.add(sets[i]);
   }
 
   void player_bucket(std::vector<Move>& out) const {
     if (s.player_bucket == kBucketUnused) buckets(kNW, out, false);
   }
 
+  // The Inferno places whole shapes inside the NW quadrant, which fits one
+  // word (nw_word): a Flare Up's lines by their first square, rows' and
+  // columns' (transposed, so that both read in the templates' order: by
+  // row or column, then start), a Burning Snag's blocks by their corner.
+  struct InfernoShapes {
+    uint64_t rows = 0, columns = 0, blocks = 0;
+    uint64_t count() const { return static_cast<uint64_t>(popcount64(rows) + popcount64(columns) + popcount64(blocks)); }
+  };
+  InfernoShapes inferno_shapes(Effect effect) const {
+    const Bits in = reg.quadrant[kNW] & place, near = burning.adjacent();
+    auto whole = [&](std::initializer_list<std::array<int, 2>> cells) {
+      Bits all = in, touches;
+      for (const auto& [dr, dc] : cells) {
+        all &= in.ahead(dr, dc);
+        touches |= near.ahead(dr, dc);
+      }
+      return nw_word(all & (near | touches));
+    };
+    InfernoShapes shapes;
+    if (effect == Effect::kFlareUp) {
+      shapes.rows = whole({{{0, 1}}, {{0, 2}}});
+      shapes.columns = transpose8(whole({{{1, 0}}, {{2, 0}}}));
+    } else if (effect == Effect::kBurningSnag) {
+      shapes.blocks = whole({{{0, 1}}, {{1, 0}}, {{1, 1}}});
+    }
+    return shapes;
+  }
+  Bits inferno_explosions() const {
+    const Bits q = reg.quadrant[kNW];
+    Bits centres;
+    (s.gems & q).each([&](int c) {
+      if ((templates().ring[c] & q & place).count() >= 4) centres.set(c);
+    });
+    return centres;
+  }
+
   void inferno(std::vector<Move>& out) const {
-    const uint8_t card = s.revealed;
-    const CardKind& k = kind(card);
+    const CardKind& k = kind(s.revealed);
     Move base;
     base.type = MoveType::kInferno;
-    const Bits q = reg.quadrant[kNW];
-    const Bits fire_next = burning.adjacent();
-    auto full = [&](const auto& shapes) {
-      for (const auto& shape : shapes) {
-        Bits b;
-        bool ok = true;
-        for (int sq : shape) {
-          if (sq < 0 || !q.test(sq) || !place.test(sq)) {
-            ok = false;
-            break;
-          }
-          b.set(sq);
-        }
-        if (ok && (b & fire_next).any()) {
-          Move m = base;
-          put_squares(m, b);
-          out.push_back(m);
-        }
-      }
+    auto emit = [&](std::initializer_list<int> squares) {
+      Move m = base;
+      for (int sq : squares) m.sq[m.nsq++] = static_cast<uint8_t>(sq);
+      out.push_back(m);
     };
     switch (k.effect) {
-      case Effect::kFlareUp: full(templates().line3); break;
-      case Effect::kBurningSnag: full(templates().block); break;
+      case Effect::kFlareUp: {
+        const InfernoShapes shapes = inferno_shapes(k.effect);
+        for (uint64_t both = shapes.rows | shapes.columns; both; both &= both - 1) {
+          const int at = std::countr_zero(both), b = at >> 3, a = at & 7;
+          if (shapes.rows >> at & 1) emit({square_at(b, a), square_at(b, a + 1), square_at(b, a + 2)});
+          if (shapes.columns >> at & 1) emit({square_at(a, b), square_at(a + 1, b), square_at(a + 2, b)});
+        }
+        break;
+      }
+      case Effect::kBurningSnag:
+        for (uint64_t corners = inferno_shapes(k.effect).blocks; corners; corners &= corners - 1) {
+          const int r = std::countr_zero(corners) >> 3, c = std::countr_zero(corners) & 7;
+          emit({square_at(r, c), square_at(r, c + 1), square_at(r + 1, c), square_at(r + 1, c + 1)});
+        }
+        break;
       case Effect::kExplosion:
-        (s.gems & q).each([&](int c) {
-          int n = 0;
-          for (int sq : templates().ring[c])
-            if (sq >= 0 && q.test(sq) && place.test(sq)) ++n;
-          if (n >= 4) {
-            Move m = base;
-            m.arg = 1;
-            m.nsq = 1;
-            m.sq[0] = static_cast<uint8_t>(c);
-            out.push_back(m);
-          }
-        });
+        base.arg = 1;
+        inferno_explosions().each([&](int c) { emit({c}); });
         break;
       default: out.push_back(base); return;  // a wind card: its storm
     }
@@ -659,6 +1091,28 @@ struct MoveGen {
         m.arg = static_cast<uint8_t>(d);
         out.push_back(m);
       }
+    }
+  }
+
+  // At least two moves at this decision, known without listing them (the
+  // forced-move check runs at every decision of every playout; a random
+  // playout then lists the moves once, to draw one).
+  bool surely_several() const {
+    switch (s.need) {
+      case Need::kAction: return s.hand_count >= 2;  // two cards give two discards
+      case Need::kStormDiscard: return s.hand_count >= 1;  // none, or the one card
+      case Need::kStormReroll: return true;  // keep, or reroll with the wind card it waits for
+      case Need::kSetupHawk: return (empty & hawk_land()).count() >= 2;
+      case Need::kWind: return gem_squares(s.wind).count() >= 2;
+      case Need::kHawk: return s.pending.count() >= 2 || hawk_moves(s.pending.first()) >= 2;
+      case Need::kInfernoPlace: {
+        const Effect e = kind(s.revealed).effect;
+        const uint64_t n = e == Effect::kExplosion ? static_cast<uint64_t>(inferno_explosions().count())
+                                                   : inferno_shapes(e).count();
+        return n >= 2 || (n == 0 && !s.penalty && (e == Effect::kFlareUp || e == Effect::kBurningSnag ||
+                                                   e == Effect::kExplosion));  // two penalty storms
+      }
+      default: return false;
     }
   }
 
@@ -673,40 +1127,83 @@ struct MoveGen {
     specialties(out);
   }
 
-  void reckless(std::vector<Move>& out) const {
-    if (s.player_bucket != kBucketUsed || (s.gems & reg.area[kNW]).none() || touching.none()) return;
+  // Reckless Abandon: three cards of one type discarded (water, then
+  // firebreak; in sub_multisets' order), then gems on a pair of squares next
+  // to fire, or on the one square when only one is.
+  bool reckless_open() const {
+    return s.player_bucket == kBucketUsed && (s.gems & reg.area[kNW]).any() && touching.any();
+  }
+  template <class F>  // f(the discard, as a move without squares); true stops
+  void reckless_discards(F&& f) const {
     const int kinds = static_cast<int>(engine.rules_.cards.size());
-    std::vector<Move> discards;
     for (CardType type : {CardType::kWater, CardType::kFirebreak}) {
-      std::array<uint8_t, kMaxKinds> of_type{};
+      std::array<uint8_t, kMaxKinds> of_type{}, take{};
       for (int k = 0; k < kinds; ++k)
         if (kind(k).type == type) of_type[k] = s.hand[k];
-      Move base;
-      base.type = MoveType::kReckless;
-      std::vector<Move> all;
-      sub_multisets(of_type, kinds, 3, base, all);
-      for (const Move& m : all)
-        if (m.ncards == 3) discards.push_back(m);
-    }
-    std::vector<int> c;
-    touching.each([&](int sq) { c.push_back(sq); });
-    for (const Move& d : discards) {
-      if (c.size() == 1) {
-        Move m = d;
-        m.nsq = 1;
-        m.sq[0] = static_cast<uint8_t>(c[0]);
-        out.push_back(m);
-        continue;
-      }
-      for (size_t i = 0; i < c.size(); ++i)
-        for (size_t j = i + 1; j < c.size(); ++j) {
-          Move m = d;
-          m.nsq = 2;
-          m.sq[0] = static_cast<uint8_t>(c[i]);
-          m.sq[1] = static_cast<uint8_t>(c[j]);
-          out.push_back(m);
+      while (true) {
+        int size = 0;
+        for (int k = 0; k < kinds; ++k) size += take[k];
+        if (size == 3) {
+          Move m;
+          m.type = MoveType::kReckless;
+          for (int k = 0; k < kinds; ++k)
+            for (int i = 0; i < take[k]; ++i) m.cards[m.ncards++] = static_cast<uint8_t>(k);
+          if (f(m)) return;
         }
+        int k = 0;
+        while (k < kinds && take[k] == of_type[k]) take[k++] = 0;
+        if (k == kinds) break;
+        ++take[k];
+      }
     }
+  }
+  uint64_t reckless_squares() const {
+    const uint64_t n = static_cast<uint64_t>(touching.count());
+    return n == 1 ? 1 : pairs_of(n);
+  }
+  uint64_t reckless_count() const {
+    if (!reckless_open()) return 0;
+    uint64_t discards = 0;
+    reckless_discards([&](const Move&) {
+      ++discards;
+      return false;
+    });
+    return discards * reckless_squares();
+  }
+  Move reckless_at(uint64_t index) const {
+    uint64_t discard = index / reckless_squares();
+    Move m;
+    reckless_discards([&](const Move& d) {
+      if (discard--) return false;
+      m = d;
+      return true;
+    });
+    return with_reckless_squares(m, index % reckless_squares());
+  }
+  // The discard `d` with its squares numbered `pair`: pairs by first square.
+  Move with_reckless_squares(Move d, uint64_t pair) const {
+    if (touching.count() == 1) {
+      d.sq[d.nsq++] = static_cast<uint8_t>(touching.first());
+      return d;
+    }
+    for (Bits later = touching;;) {
+      const int i = later.first();
+      later.clear(i);
+      const uint64_t n = static_cast<uint64_t>(later.count());
+      if (pair < n) {
+        d.sq[d.nsq++] = static_cast<uint8_t>(i);
+        d.sq[d.nsq++] = static_cast<uint8_t>(later.nth(static_cast<int>(pair)));
+        return d;
+      }
+      pair -= n;
+    }
+  }
+  void reckless(std::vector<Move>& out) const {
+    if (!reckless_open()) return;
+    reckless_discards([&](const Move& d) {
+      for (uint64_t i = 0; i < reckless_squares(); ++i) out.push_back(with_reckless_squares(d, i));
+      return false;
+    });
   }
 
   bool wind_gem_possible() const {
@@ -737,6 +1234,34 @@ struct MoveGen {
     }
   }
 
+  uint64_t specialty_count() const {
+    uint64_t n = !s.heavy_winds_back && wind_gem_possible() ? 1 : 0;
+    if (!s.lookout_back) return n + 1;
+    for (size_t k = 0; k < engine.rules_.cards.size(); ++k)
+      if (s.hand[k]) ++n;
+    return n;
+  }
+  Move specialty_at(uint64_t index) const {
+    Move m;
+    m.type = MoveType::kSpecialty;
+    if (!s.heavy_winds_back && wind_gem_possible() && index-- == 0) {
+      m.card = kHeavyWinds;
+      return m;
+    }
+    if (!s.lookout_back) {
+      m.card = kLookout;
+      return m;
+    }
+    m.card = kPatrol;
+    m.ncards = 1;
+    for (size_t k = 0; k < engine.rules_.cards.size(); ++k)
+      if (s.hand[k] && index-- == 0) {
+        m.cards[0] = static_cast<uint8_t>(k);
+        break;
+      }
+    return m;
+  }
+
   // One wind card more as option "gem" (Light Breeze, Heavy Winds).
   void extra_wind_gems(MoveType type, bool may_stop, std::vector<Move>& out) const {
     if (may_stop) {
@@ -753,16 +1278,23 @@ struct MoveGen {
       }
   }
 
+  // Where an activated hawk throws its gem: next to the fire left behind
+  // (an enemy hawk: into the NW quadrant). None: the gem leaves the game.
+  Bits hawk_destinations(int h) const {
+    Bits to = (place & burning.minus(Bits::one(h)).adjacent()).minus(Bits::one(h));
+    if (!reg.quadrant[kNW].test(h)) to &= reg.quadrant[kNW];
+    return to;
+  }
+  int hawk_moves(int h) const { return std::max(1, hawk_destinations(h).count()); }
+
   void hawk(std::vector<Move>& out) const {
     s.pending.each([&](int h) {
-      const Bits lifted = burning.minus(Bits::one(h));
-      Bits to = (place & lifted.adjacent()).minus(Bits::one(h));
-      if (!reg.quadrant[kNW].test(h)) to &= reg.quadrant[kNW];  // an enemy hawk throws into the NW
+      const Bits to = hawk_destinations(h);
       Move m;
       m.type = MoveType::kHawk;
       m.sq[0] = static_cast<uint8_t>(h);
       if (to.none()) {
-        m.nsq = 1;  // no destination: the gem leaves the game
+        m.nsq = 1;
         out.push_back(m);
         return;
       }
@@ -773,6 +1305,7 @@ struct MoveGen {
       });
     });
   }
+
 
   void pick(bool patrol, std::vector<Move>& out, std::vector<HawkFamily>* families) const {
     const int kinds = static_cast<int>(engine.rules_.cards.size());
@@ -884,62 +1417,78 @@ void Engine::legal_moves(const State& s, std::vector<Move>& out, std::vector<Haw
   }
 }
 
-// The action's moves as a random draw needs them: the small families
-// listed, Creeping Fires and Helitack counted, the discards and hawk cards
-// counted. Their total is every distinct action move (Engine::action_count
-// is checked against the full listing).
-struct ActionFamilies {
-  struct Counted {
+// The action's moves as the random draw numbers them: each card's plays
+// by kind (but hawk cards, Creeping Fires and Helitack), Reckless Abandon,
+// the specialties, the Bucket, the hawk cards' families, Creeping Fires and
+// Helitack, the discards. Only counted: the drawn move is then made alone.
+// Their total is every distinct action move (Engine::action_count is
+// checked against the full listing).
+struct ActionDraw {
+  enum class Part : uint8_t { kPlays, kReckless, kSpecialties, kBucket, kHawks, kDiscards };
+  struct Segment {
+    Part part;
     uint8_t card;
     uint64_t count;
   };
-  std::vector<Move>& small;
-  std::vector<HawkFamily> families;
-  std::array<Counted, 2> counted{};
-  int ncounted = 0;
-  uint64_t discards = 0;
+  std::array<Segment, 2 * kMaxKinds + 4> parts{};
+  int nparts = 0;
   uint64_t total = 0;
 
-  ActionFamilies(const MoveGen& g, const State& s, const Rules& rules, std::vector<Move>& buffer) : small(buffer) {
-    small.clear();
+  ActionDraw(const MoveGen& g, const State& s, const Rules& rules) {
     const int kinds = static_cast<int>(rules.cards.size());
-    for (int k = 0; k < kinds; ++k) {
-      if (!s.hand[k]) continue;
-      const Effect e = rules.cards[static_cast<size_t>(k)].effect;
-      if (e == Effect::kCreepingFires || e == Effect::kHelitack) {
-        const uint64_t n = e == Effect::kCreepingFires ? g.creeping_count() : g.helitack_count();
-        counted[static_cast<size_t>(ncounted++)] = {static_cast<uint8_t>(k), n};
-        total += n;
-      } else {
-        g.plays(static_cast<uint8_t>(k), true, small, &families);
+    auto effect = [&](int k) { return rules.cards[static_cast<size_t>(k)].effect; };
+    auto counted_apart = [&](int k) {
+      return effect(k) == Effect::kHawks || effect(k) == Effect::kCreepingFires || effect(k) == Effect::kHelitack;
+    };
+    for (int k = 0; k < kinds; ++k)
+      if (s.hand[k] && !counted_apart(k)) add(Part::kPlays, k, g.play_count(static_cast<uint8_t>(k), true));
+    add(Part::kReckless, 0, g.reckless_count());
+    add(Part::kSpecialties, 0, g.specialty_count());
+    const int before_bucket = nparts;
+    uint64_t discards = 1;
+    for (int k = 0; k < kinds; ++k) discards *= uint64_t{s.hand[k]} + 1;
+    for (int k = 0; k < kinds; ++k)
+      if (s.hand[k] && effect(k) == Effect::kHawks) add(Part::kHawks, k, g.hawk_family(static_cast<uint8_t>(k)).count);
+    for (int k = 0; k < kinds; ++k)
+      if (s.hand[k] && counted_apart(k) && effect(k) != Effect::kHawks)
+        add(Part::kPlays, k, g.play_count(static_cast<uint8_t>(k), true));
+    add(Part::kDiscards, 0, discards - 1);
+    // The Bucket comes with a decision, never instead of one; it goes
+    // before the hawk cards.
+    if (total && s.player_bucket == kBucketUnused) {
+      std::vector<Move>& lines = g.engine.scratch();
+      lines.clear();
+      g.player_bucket(lines);
+      if (!lines.empty()) {
+        std::copy_backward(parts.begin() + before_bucket, parts.begin() + nparts, parts.begin() + nparts + 1);
+        parts[static_cast<size_t>(before_bucket)] = {Part::kBucket, 0, lines.size()};
+        ++nparts;
+        total += lines.size();
       }
     }
-    g.reckless(small);
-    g.specialties(small);
-    discards = 1;
-    for (int k = 0; k < kinds; ++k) discards *= uint64_t{s.hand[k]} + 1;
-    --discards;
-    if (!small.empty() || !families.empty() || total || discards) g.player_bucket(small);
-    total += small.size() + discards;
-    for (const HawkFamily& f : families) total += f.count;
   }
 
-  Move at(const MoveGen& g, const State& s, uint64_t r) {
-    if (r < small.size()) return small[r];
-    r -= small.size();
-    for (const HawkFamily& f : families) {
-      if (r < f.count) return f.unrank(r);
-      r -= f.count;
-    }
-    for (int i = 0; i < ncounted; ++i) {
-      const Counted& c = counted[static_cast<size_t>(i)];
-      if (r < c.count) {
-        std::vector<HawkFamily> none;
-        small.clear();
-        g.plays(c.card, true, small, &none);
-        return small[r];
+  void add(Part part, int card, uint64_t count) {
+    if (!count) return;
+    parts[static_cast<size_t>(nparts++)] = {part, static_cast<uint8_t>(card), count};
+    total += count;
+  }
+
+  Move at(const MoveGen& g, const State& s, uint64_t r) const {
+    const Segment* part = parts.data();
+    while (r >= part->count) r -= part++->count;
+    switch (part->part) {
+      case Part::kPlays: return g.play_at(part->card, true, r);
+      case Part::kReckless: return g.reckless_at(r);
+      case Part::kSpecialties: return g.specialty_at(r);
+      case Part::kBucket: {
+        std::vector<Move>& lines = g.engine.scratch();
+        lines.clear();
+        g.player_bucket(lines);
+        return lines[r];
       }
-      r -= c.count;
+      case Part::kHawks: return g.hawk_family(part->card).unrank(r);
+      case Part::kDiscards: break;
     }
     // A discard: r + 1 in mixed radix over the kinds in hand (0 would be none).
     Move m;
@@ -954,19 +1503,20 @@ struct ActionFamilies {
   }
 };
 
-// One action move uniformly among every distinct one, listing only the
-// small families: the random baseline plays this at every action of every
-// game.
+// One action move uniformly among every distinct one, made alone: the
+// random baseline plays this at every action of every game.
 Move Engine::random_action(const State& s, Rng& rng) const {
   const MoveGen g(*this, s);
-  ActionFamilies a(g, s, rules_, scratch());
+  const ActionDraw a(g, s, rules_);
   return a.at(g, s, rng.below(a.total));
 }
 
 uint64_t Engine::action_count(const State& s) const {
   const MoveGen g(*this, s);
-  return ActionFamilies(g, s, rules_, scratch()).total;
+  return ActionDraw(g, s, rules_).total;
 }
+
+bool Engine::surely_several(const State& s) const { return MoveGen(*this, s).surely_several(); }
 
 void Engine::card_plays(const State& s, uint8_t card, std::vector<Move>& out, std::vector<HawkFamily>* families) const {
   out.clear();

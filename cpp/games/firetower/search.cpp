@@ -456,8 +456,9 @@ PlayResult play_game(const Rules& rules, int level, uint64_t seed, Policy policy
   engine.advance(s);
   Rng chance(mix64(seed ^ 0xC4A2CE5EEDull));  // the deal's dice and draws, the same for every policy
   Rng choices(mix64(seed ^ 0x90C1C1E5ull));
-  MoveList list;
-  std::vector<Outcome> outcomes;
+  // Kept from game to game on each thread: a playout's loop never allocates.
+  thread_local MoveList list;
+  thread_local std::vector<Outcome> outcomes;
   while (!s.over()) {
     if (control && control->stop_requested()) {
       out.stopped = true;

@@ -15,7 +15,8 @@ State new_game(const Rules& rules, int level, uint64_t seed, bool order_known, i
   for (int sq : ld.hawks) s.hawks.set(sq);
   s.player_bucket = ld.player_bucket ? kBucketUnused : kBucketNone;
   Rng rng(seed);
-  std::vector<uint8_t> pile;
+  thread_local std::vector<uint8_t> pile, inferno;  // reused: a batch of playouts starts a game each time
+  pile.clear();
   for (size_t k = 0; k < rules.cards.size(); ++k)
     if (static_cast<int>(k) != rules.firestorm)
       for (int i = 0; i < rules.deck[k]; ++i) pile.push_back(static_cast<uint8_t>(k));
@@ -28,7 +29,7 @@ State new_game(const Rules& rules, int level, uint64_t seed, bool order_known, i
   for (int i = 0; i < rules.deck[static_cast<size_t>(rules.firestorm)]; ++i)
     pile.insert(pile.begin() + static_cast<long>(rng.below(pile.size() + 1)), static_cast<uint8_t>(rules.firestorm));
   for (uint8_t k : pile) ++s.draw[k];
-  std::vector<uint8_t> inferno(rules.inferno.begin(), rules.inferno.end());
+  inferno.assign(rules.inferno.begin(), rules.inferno.end());
   for (uint8_t k : inferno) ++s.inferno[k];
   if (order_known) {  // the top is the back of `pile`
     s.known = static_cast<uint8_t>(pile.size());
