@@ -8,7 +8,7 @@ SOURCES := $(shell find cpp python service -type f -not -name '*.pyc') pyproject
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test test-sanitize bench clean
+.PHONY: install run test test-sanitize fuzz bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -58,9 +58,28 @@ test-sanitize: $(SAN_STAMP)
 	SMOKEJUMPER_BOUNDS_CASES=100 SMOKEJUMPER_CROSS_CASES=100 SMOKEJUMPER_SOAK_GAMES=200 \
 	  $(SAN_PY) -m pytest -q --capture=sys $(SAN_TESTS)
 
-# Every game's benchmark (bench/<game>.py), one after another.
+# Fuzzing (issue 19): each game's atheris target for FUZZ_RUNS inputs,
+# then schemathesis against the server's OpenAPI for FUZZ_SECONDS. CI runs
+# the short default; `make bench` a million inputs a game.
+FUZZ_RUNS ?= 20000
+FUZZ_SECONDS ?= 60
+FUZZ_STAMP := $(VENV)/.fuzz-tools
+
+$(FUZZ_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet "atheris>=2.3" "schemathesis>=4"
+	touch $(FUZZ_STAMP)
+
+fuzz: $(FUZZ_STAMP)
+	for g in $$($(PY) -c "from smokejumper.games import registered; print(*(g.name for g in registered()))"); do \
+	  work=$$(mktemp -d) && (cd $$work && $(CURDIR)/$(PY) $(CURDIR)/tests/fuzz/fuzz.py $$g -runs=$(FUZZ_RUNS) \
+	    -timeout=10 -rss_limit_mb=2048 $$work 2>&1 | grep -E "DONE|ERROR|SUMMARY") || exit 1; \
+	  ! ls $$work/crash-* $$work/timeout-* $$work/oom-* 2>/dev/null || exit 1; rm -rf $$work; done  # a finding fails
+	$(PY) tests/fuzz/schema.py $(FUZZ_SECONDS)
+
+# Every game's benchmark (bench/<game>.py), one after another, and the long fuzz.
 bench: install
 	for b in $$(ls bench/*.py | grep -v /measure.py); do $(PY) $$b || exit 1; done
+	$(MAKE) fuzz FUZZ_RUNS=1000000 FUZZ_SECONDS=600
 
 clean:
 	rm -rf $(VENV) $(SAN_VENV) build
