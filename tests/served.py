@@ -25,6 +25,13 @@ class Server:
     process: subprocess.Popen
     port: int
     log: IO[str]
+    killed: bool = False  # by the test itself (kill -9): not a death to report
+
+    def kill(self) -> None:
+        """``kill -9``, as a crash or an operator would."""
+        self.process.kill()
+        self.process.wait()
+        self.killed = True
 
     @property
     def url(self) -> str:
@@ -82,6 +89,8 @@ def serving(env: dict[str, str], workdir: Path, max_open_files: int | None = Non
             assert time.monotonic() < deadline, "the server did not answer /healthz:\n" + server.log_tail()
             time.sleep(0.1)
         yield server
+        if server.killed:
+            return
         assert process.poll() is None, "the server died:\n" + server.log_tail()
         process.send_signal(signal.SIGINT)  # Ctrl-C: uvicorn shuts down, the runner stops its searches
         process.wait(timeout=30)

@@ -254,3 +254,54 @@ def test_many_clients_submit_follow_and_cancel_jobs_at_once():
 
 
 ENDED_STATES = ("done", "failed", "cancelled", "interrupted")
+
+
+def test_a_server_killed_mid_job_comes_back_with_every_finished_result(tmp_path: Path):
+    """kill -9 while a job runs and answers are being written: the next
+    server on the same file has every finished job and answer, reads the
+    cut-off job as interrupted, and the file is whole."""
+    import sqlite3
+    import urllib.request
+
+    from served import serving
+
+    cache = str(tmp_path / "c.sqlite3")
+    env = {"SMOKEJUMPER_CACHE": cache, "SMOKEJUMPER_JOB_WORKERS": "1"}
+
+    def call(server, method: str, path: str, body: dict | None = None) -> dict:
+        request = urllib.request.Request(server.url + path, method=method, data=json.dumps(body).encode()
+                                         if body is not None else None, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as r:
+            return json.load(r)
+
+    with serving(env, tmp_path) as server:
+        done = call(server, "POST", "/v1/jobs", job(FIRST.name, "solve", EASY))
+        while call(server, "GET", f"/v1/jobs/{done['id']}")["state"] != "done":
+            time.sleep(0.05)
+        long = call(server, "POST", "/v1/jobs", job(FIRST.name, "solve", {**HARD, "limit": {"seconds": 120}}))
+        while call(server, "GET", f"/v1/jobs/{long['id']}")["state"] != "running":
+            time.sleep(0.05)
+        stop = threading.Event()
+
+        def write_answers() -> None:  # searches whose answers are being kept as the process dies
+            seed = 0
+            while not stop.is_set():
+                try:
+                    call(server, "POST", f"/v1/{FIRST.name}/generate", {"seed": seed})
+                except OSError:
+                    return
+                seed += 1
+
+        writer = threading.Thread(target=write_answers)
+        writer.start()
+        time.sleep(0.5)
+        server.kill()
+        stop.set()
+        writer.join()
+    with sqlite3.connect(cache) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    with serving(env, tmp_path) as server:
+        again = call(server, "GET", f"/v1/jobs/{done['id']}")
+        assert again["state"] == "done" and again["result"]["stats"]["nodes"] > 0
+        assert call(server, "GET", f"/v1/jobs/{long['id']}")["state"] == "interrupted"
+        assert call(server, "POST", f"/v1/{FIRST.name}/solve", EASY)["cached"] is True
