@@ -95,6 +95,8 @@ def win_rates(games: dict[str, int], mcts_limit: Limit) -> None:
     print("| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     for level in LEVELS:
         for policy, n in games.items():
+            if n == 0:
+                continue
             a = firetower.analyse(level, n, policy=policy, seed=1, limit=mcts_limit if policy == "mcts" else None)
             score = f"{a.mean_score:.2f}" if a.mean_score is not None else "-"
             print(f"| {level} | {policy} | {a.games} | {a.wins} | {a.win_rate:.3f} | "
@@ -123,7 +125,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
     p.add_argument("--mcts-seconds", type=float, default=1.0, help="MCTS time a decision in the win rates")
-    p.add_argument("--mcts-games", type=int, default=40, help="MCTS games a level")
+    p.add_argument("--mcts-games", type=int, default=40, help="MCTS games a level (0: none)")
     a = p.parse_args()
     quick = a.quick
     print(f"# Fire Tower benchmarks ({os.cpu_count()} cores)")
