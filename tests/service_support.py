@@ -11,6 +11,7 @@ import asyncio
 import json
 import time
 import warnings
+import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -104,3 +105,22 @@ def stopped_when_the_client_leaves(search: Callable[[Any], Any]) -> Any:
         return result
     finally:
         runner.close()
+
+
+def at_once(work: Callable[[int], None], count: int) -> list[BaseException]:
+    """``work(0)`` .. ``work(count - 1)`` on threads of their own, all at
+    once; what any of them raised."""
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            work(i)
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors

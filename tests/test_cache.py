@@ -10,14 +10,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 from pydantic import BaseModel
 
-from service_support import server
+from service_support import at_once, server
 from smokejumper import Limit
 from smokejumper.cache import ResultCache, request_key
 from smokejumper.games import registered
@@ -109,24 +108,15 @@ def test_the_size_cap_evicts_the_least_recently_used(tmp_path: Path):
 def test_many_threads_read_and_write_one_file(tmp_path: Path):
     path = tmp_path / "c.sqlite3"
     cache = ResultCache(path)
-    errors: list[BaseException] = []
 
     def work(t: int) -> None:
-        try:
-            for i in range(150):
-                ask = Ask(position=[i % 40])
-                cache.store("g", "solve", ask, answer("unknown", 1 + t * 1000 + i, "nodes"))
-                entry = cache.lookup("g", "solve", ask, Limit(nodes=1))
-                assert entry is not None and entry.read(Answer).stats.nodes == entry.nodes
-        except BaseException as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+        for i in range(150):
+            ask = Ask(position=[i % 40])
+            cache.store("g", "solve", ask, answer("unknown", 1 + t * 1000 + i, "nodes"))
+            entry = cache.lookup("g", "solve", ask, Limit(nodes=1))
+            assert entry is not None and entry.read(Answer).stats.nodes == entry.nodes
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert at_once(work, 8) == []
     assert cache.counts()["write_errors"] == 0 and cache.counts()["entries"] == 40
     assert integrity(path) == "ok"
     for i in range(40):  # each key holds the most effort any thread gave it
@@ -136,28 +126,19 @@ def test_many_threads_read_and_write_one_file(tmp_path: Path):
 
 _WRITER = """
 import sys
-from smokejumper.cache import ResultCache
-from smokejumper.values import SearchCounts
-from pydantic import BaseModel
-class Ask(BaseModel):  # as in the test, so that the keys agree
-    position: list[int]
-    seed: int = 0
-    threads: int = 1
-    limit: dict | None = None
-class Answer(BaseModel):
-    verdict: str
-    stats: SearchCounts
+sys.path.insert(0, sys.argv[2])
+from test_cache import Answer, Ask, ResultCache, answer
 cache = ResultCache(sys.argv[1])
 for i in range(10**6):
-    stats = SearchCounts(nodes=i, seconds=0.0, nodes_per_second=0.0, stopped_by=None)
-    cache.store("g", "solve", Ask(position=[i]), Answer(verdict="win" + "!" * 2000, stats=stats))
+    cache.store("g", "solve", Ask(position=[i]), Answer(verdict="win" + "!" * 2000, stats=answer("win", i, None).stats))
     print(i, flush=True)  # after the commit: this one must survive
 """
 
 
 def test_a_process_killed_while_writing_loses_nothing_it_finished(tmp_path: Path):
     path = tmp_path / "c.sqlite3"
-    writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+    writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(path), str(Path(__file__).parent)],
+                              stdout=subprocess.PIPE, text=True)
     acknowledged = -1
     assert writer.stdout is not None
     for line in writer.stdout:
