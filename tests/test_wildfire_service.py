@@ -53,7 +53,7 @@ def test_wildfire_solve_returns_a_line_that_replays_to_a_win(client, position):
     r = client.post("/v1/wildfire/solve", json={"position": position, "limit": {"seconds": 10}})
     assert r.status_code == 200, r.text
     result = r.json()
-    assert list(result) == ["verdict", "line", "stats", "limits"]
+    assert list(result) == ["verdict", "line", "stats", "limits", "cached"]
     assert result["verdict"] == "win" and result["stats"]["stopped_by"] is None
     line = result["line"]
     assert len(line) == len(position["deal"]) - 1
