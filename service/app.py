@@ -25,7 +25,7 @@ from . import routes
 from .guard import Guard
 from .jobs import Jobs, router as jobs_router
 from .observe import Metrics, ObserveMiddleware
-from .problems import PROBLEM_JSON, BodyLimitMiddleware, install_error_handlers, problem_responses
+from .problems import PROBLEM_JSON, BodyLimitMiddleware, ShedMiddleware, install_error_handlers, problem_responses
 from .runner import Runner
 from .settings import Settings
 
@@ -74,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.cache = cache
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(ShedMiddleware, full=runner.full, paths=frozenset(routes.core_paths()))
     metrics = Metrics(runner, cache, jobs)
     app.state.metrics = metrics
     if settings.cors_origins:

@@ -5,7 +5,7 @@ or cell. Also the request-body size guard."""
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Callable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -158,6 +158,29 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Overloaded, _overloaded)
     app.add_exception_handler(ClientGone, _client_gone)
     app.add_exception_handler(Exception, _unexpected)
+
+
+class ShedMiddleware:
+    """A call into the core that the runner would refuse (every worker
+    busy, the queue full) gets its 503 before its body is parsed and
+    validated: under overload most requests end so, and that work would
+    otherwise keep the event loop, and /healthz with it, busy."""
+
+    def __init__(self, app: ASGIApp, full: Callable[[], str | None], paths: frozenset[str]) -> None:
+        self.app = app
+        self.full = full
+        self.paths = paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        why = None
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"] in self.paths:
+            why = self.full()
+        if why is None:
+            await self.app(scope, receive, send)
+            return
+        while (message := await receive())["type"] == "http.request" and message.get("more_body", False):
+            pass  # the body, read and dropped, so that the connection can carry the next request
+        await problem(503, why, headers={"Retry-After": "1"})(scope, receive, send)
 
 
 class BodyLimitMiddleware:

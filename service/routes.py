@@ -85,6 +85,11 @@ def served(game: Game) -> list[Operation]:
     return [op for op in game.operations.values() if op.kind != "batch"]
 
 
+def core_paths() -> list[str]:
+    """The POST routes whose calls go through the runner."""
+    return [f"/v1/{g.name}/{op.name}" for g in registered() for op in served(g) if op.kind != "data"]
+
+
 def game_list() -> GameList:
     return GameList(games=[
         GameInfo(name=g.name, title=g.title, summary=g.summary, operations=[

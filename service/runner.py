@@ -65,6 +65,14 @@ class Runner:
     def waiting(self) -> int:
         return len(self._waiting)
 
+    def full(self) -> str | None:
+        """Why a new call would be refused now (every worker busy, the queue
+        full), or None. A hint, read without the lock: admission decides."""
+        if self._running >= self.workers and len(self._waiting) >= self.queue_limit:
+            return (f"all {self.workers} workers are busy and {len(self._waiting)} requests are waiting; "
+                    "try again shortly")
+        return None
+
     def _try_take(self, ticket: _Ticket | None) -> bool:
         """Take a worker slot if one is free and it is this ticket's turn."""
         if self._closed:
@@ -90,8 +98,7 @@ class Runner:
             if self._try_take(None):
                 return
             if len(self._waiting) >= self.queue_limit:
-                raise Overloaded(f"all {self.workers} workers are busy and {len(self._waiting)} "
-                                 "requests are waiting; try again shortly")
+                raise Overloaded(self.full() or "every worker is busy; try again shortly")
             ticket: _Ticket | None = _Ticket()
             self._waiting.append(ticket)
         try:

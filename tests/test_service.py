@@ -204,6 +204,20 @@ def test_every_route_that_calls_the_core_answers_503_when_the_queue_is_full():
         assert sorted(refused) == sorted(path(g, op.name) for g, op in POSTED)
 
 
+def test_an_overloaded_server_sheds_a_call_before_reading_its_body():
+    """With every worker busy and no room to wait, a call into the core is
+    refused before its body is validated (a bad body too gets 503, not
+    422), and the connection serves the next request."""
+    with server(workers=1, max_queue=0, max_seconds=3.0, grace_seconds=0.0) as c:
+        results: dict = {}
+        t = occupy_the_worker(c, results)
+        assert_problem(c.post(path(FIRST, "check"), json={"position": 5}), 503, "workers are busy")
+        assert_problem(post_raw(c, path(FIRST, "hint"), b"{not json"), 503, "workers are busy")
+        assert c.get("/healthz").status_code == 200
+        t.join()
+        assert_problem(c.post(path(FIRST, "check"), json={"position": 5}), 422, "body.position")
+
+
 def test_a_quick_route_waits_in_the_queue_behind_a_search():
     with server(workers=1, max_queue=1, max_seconds=0.5, grace_seconds=0.0) as c:
         runner = c.app.state.runner
