@@ -57,8 +57,8 @@ class Guard:
         """One request from this client's allowance (its key, else its address)."""
         if self._rate <= 0:
             return
-        client = "key:" + (self._given_key(request) or "") if self._given_key(request) else \
-            "ip:" + (request.client.host if request.client else "-")
+        key = self._given_key(request)
+        client = f"key:{key}" if key else "ip:" + (request.client.host if request.client else "-")
         now = time.monotonic()
         with self._lock:
             tokens, then = self._buckets.pop(client, (self._burst, now))

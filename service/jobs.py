@@ -34,7 +34,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from smokejumper import Control, Limit
-from smokejumper.cache import ResultCache
+from smokejumper.cache import ResultCache, connect
 from smokejumper.games import Operation, registered
 
 from .guard import Guard
@@ -126,9 +126,7 @@ class _Store:
         db = getattr(self._local, "db", None)
         if db is None:
             assert self._path is not None
-            db = sqlite3.connect(self._path, timeout=5.0, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
+            db = connect(self._path)
             db.row_factory = sqlite3.Row
             self._local.db = db
         return db
@@ -178,19 +176,23 @@ class Jobs:
     @property
     def queued(self) -> int:
         with self._lock:
-            return sum(1 for _c, _f, row in self._live.values() if row["state"] == "queued")
+            return self._in_state("queued")
 
     @property
     def running(self) -> int:
         with self._lock:
-            return sum(1 for _c, _f, row in self._live.values() if row["state"] == "running")
+            return self._in_state("running")
+
+    def _in_state(self, state: State) -> int:
+        """With the lock held: the live jobs in ``state``."""
+        return sum(1 for _c, _f, row in self._live.values() if row["state"] == state)
 
     def submit(self, game: str, op: Operation, body: BaseModel, limit: Limit) -> Job:
         """Queue ``op`` on ``body`` under ``limit`` (already held to the job caps)."""
         with self._lock:
             if self._closed:
                 raise Overloaded("the server is shutting down")
-            queued = sum(1 for _c, _f, row in self._live.values() if row["state"] == "queued")
+            queued = self._in_state("queued")
             if queued >= self._max_queued:
                 raise Overloaded(f"{queued} jobs are waiting for a job worker; try again later")
             row = {"id": uuid.uuid4().hex, "game": game, "operation": op.name,

@@ -103,6 +103,15 @@ def search_effort(answer: BaseModel) -> tuple[bool, int, float] | None:
     return stats.stopped_by is None, int(stats.nodes), float(stats.seconds)
 
 
+def connect(path: str | Path) -> sqlite3.Connection:
+    """A connection to the cache's file as every user of it opens one (the
+    jobs' table lives there too): autocommit, WAL, synchronous=NORMAL."""
+    db = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
 class ResultCache:
     """The cache in the SQLite file at ``path`` (made if missing), held to
     ``max_mb`` of answers."""
@@ -124,10 +133,7 @@ class ResultCache:
     def _connection(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            self._local.db = db
+            db = self._local.db = connect(self.path)
         return db
 
     def lookup(self, game: str, operation: str, request: BaseModel, limit: Limit) -> Entry | None:
