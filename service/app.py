@@ -71,7 +71,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.runner = runner
-    app.state.cache = cache
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ShedMiddleware, full=runner.full, paths=frozenset(routes.core_paths()))

@@ -140,8 +140,9 @@ def router(settings: Settings, runner: Runner, cache: ResultCache | None, metric
     @r.delete("/cache", tags=["service"], response_model=CacheCounts, responses=problem_responses(401, 404),
               dependencies=[Depends(guard.admin)], summary="Empty the result cache")
     def cache_clear() -> CacheCounts:
-        _the(cache).clear()
-        return CacheCounts(**_the(cache).counts())
+        kept = _the(cache)
+        kept.clear()
+        return CacheCounts(**kept.counts())
 
     for game in registered():
         for op in served(game):
