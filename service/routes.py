@@ -16,7 +16,7 @@ shows its live counters at ``GET /v1/searches/<id>`` while it runs."""
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, create_model
 
@@ -150,6 +150,13 @@ def router(settings: Settings, runner: Runner, cache: ResultCache | None, metric
     return r
 
 
+def _json(model: type[BaseModel], value: Any) -> Response:
+    """An answer as ``model`` writes it, built by the caller's thread: a
+    worker's, so that a large answer (a Fire Tower hint lists hundreds of
+    moves) is validated and serialised off the event loop."""
+    return Response(model.model_validate(value).model_dump_json(by_alias=True), media_type="application/json")
+
+
 def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: Searches, runner: Runner,
          cache: ResultCache | None, metrics: Metrics, guard: Guard) -> None:
     model = op.request
@@ -162,7 +169,7 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
         r.get(**route, response_model=op.response, responses=problem_responses(422))(data)
     elif op.kind == "quick":
         async def quick(request: Request, body: Annotated[model, Body()]) -> Any:  # type: ignore[valid-type]
-            return await searches.quick(request, op.call, body)
+            return await searches.quick(request, lambda b: _json(op.response, op.call(b)), body)
 
         r.post(**route, response_model=op.response, responses=_POST_ERRORS)(quick)
     else:
@@ -178,16 +185,24 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
             if watch is not None and runner.watching(watch):
                 raise HTTPException(409, f"X-Search-Id: {watch!r} names a search still running; choose another")
             held, limit, limits = hold(settings, op, body)
-            entry = await asyncio.to_thread(cache.lookup, game.name, op.name, held, limit) if cache else None
-            if entry is not None:
-                result = entry.read(op.response)
-                metrics.searched(game.name, op.name, result, cached=True)
-                return answer.model_validate({**dict(result), "limits": limits, "cached": True})
-            result = await searches.run(request, limit, lambda lim, control: op.call(held, lim, control), watch)
+
+            def answered(result: BaseModel, cached: bool) -> tuple[BaseModel, Response]:
+                return result, _json(answer, {**dict(result), "limits": limits, "cached": cached})
+
+            def from_cache() -> tuple[BaseModel, Response] | None:
+                entry = cache.lookup(game.name, op.name, held, limit) if cache else None
+                return None if entry is None else answered(entry.read(op.response), True)
+
+            found = await asyncio.to_thread(from_cache) if cache else None
+            if found is not None:
+                metrics.searched(game.name, op.name, found[0], cached=True)
+                return found[1]
+            result, response = await searches.run(
+                request, limit, lambda lim, control: answered(op.call(held, lim, control), False), watch)
             metrics.searched(game.name, op.name, result, cached=False)
             if cache:
                 await asyncio.to_thread(cache.store, game.name, op.name, held, result)
-            return answer.model_validate({**dict(result), "limits": limits, "cached": False})
+            return response
 
         r.post(**route, response_model=answer, responses={**_POST_ERRORS, **problem_responses(429)},
                dependencies=[Depends(guard.searches)])(search)

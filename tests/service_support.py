@@ -62,7 +62,7 @@ def search_past_the_caps(client, path: str, position: dict, max_nodes: int) -> d
     r = post_raw(client, path, body)
     assert r.status_code == 200, r.text
     result = r.json()
-    assert result["stats"]["stopped_by"] == "nodes"
+    assert result["stats"]["stopped_by"] == "nodes", result["stats"]
     assert result["stats"]["nodes"] <= 2 * max_nodes
     if "table_bytes" in result["stats"]:  # a search with a transposition table
         assert result["stats"]["table_bytes"] <= MB * 2**20
@@ -124,3 +124,19 @@ def at_once(work: Callable[[int], None], count: int) -> list[BaseException]:
     for t in threads:
         t.join()
     return errors
+
+
+def events(c, url: str, headers: dict | None = None) -> list[tuple[str, Any]]:
+    """The (event, data) pairs of a Server-Sent Events stream, up to its end."""
+    out: list[tuple[str, Any]] = []
+    with c.stream("GET", url, headers=headers or {}) as r:
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+        name = None
+        for line in r.iter_lines():
+            if line.startswith("event: "):
+                name = line[len("event: "):]
+            elif line.startswith("data: "):
+                out.append((name, json.loads(line[len("data: "):])))
+                if name == "end":
+                    break
+    return out
