@@ -88,7 +88,16 @@ class JobRequest(BaseModel):
                                                 "limit is held to the job caps")
 
 
-class JobProgress(BaseModel):
+class Progress(BaseModel):
+    nodes: int = Field(description="Nodes searched so far (the search reports them about every thousand)")
+    seconds: float = Field(description="Since the search started (after any wait for a worker)")
+    interval: tuple[float, float] | None = Field(
+        default=None, description="The interval the search has narrowed its answer to so far: proved bounds "
+                                  "(a win probability) or the best move's 95% interval (a sampling "
+                                  "search); null until it has one, and always for a proof search (a verdict)")
+
+
+class JobProgress(Progress):
     nodes: int = Field(description="Nodes searched so far (all of them, once ended)")
     seconds: float = Field(description="Since the job started running")
 
@@ -262,7 +271,8 @@ class Jobs:
     def _job(row: dict[str, Any], control: Control | None) -> Job:
         running = row["state"] == "running" and control is not None
         progress = JobProgress(nodes=control.nodes if running else row["nodes"],
-                               seconds=time.time() - row["started"] if running else row["seconds"])
+                               seconds=time.time() - row["started"] if running else row["seconds"],
+                               interval=control.interval if running else None)
         return Job(id=row["id"], game=row["game"], operation=row["operation"], state=row["state"],
                    created=row["created"], started=row["started"], finished=row["finished"], progress=progress,
                    result=json.loads(row["result"]) if row["result"] else None, error=row["error"])

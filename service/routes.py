@@ -24,7 +24,7 @@ from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, query_model, registered
 
 from .guard import Guard
-from .jobs import event_stream
+from .jobs import Progress, event_stream
 from .limits import Searches, ServedLimits, hold
 from .observe import Metrics
 from .problems import problem_responses
@@ -39,10 +39,8 @@ SearchId = Annotated[str | None, Header(
                 "GET /v1/searches/<name> gives its counters")]
 
 
-class SearchProgress(BaseModel):
+class SearchProgress(Progress):
     search_id: str
-    nodes: int = Field(description="Nodes searched so far (the search reports them about every thousand)")
-    seconds: float = Field(description="Since the search started (after any wait for a worker)")
 
 
 class OperationInfo(BaseModel):
@@ -114,8 +112,8 @@ def router(settings: Settings, runner: Runner, cache: ResultCache | None, metric
         found = runner.progress(search_id)
         if found is None:
             raise HTTPException(404, f"no search {search_id!r} is running (not admitted yet, or finished)")
-        nodes, seconds = found
-        return SearchProgress(search_id=search_id, nodes=nodes, seconds=seconds)
+        nodes, seconds, interval = found
+        return SearchProgress(search_id=search_id, nodes=nodes, seconds=seconds, interval=interval)
 
     @r.get("/searches/{search_id}/events", tags=["service"], response_class=StreamingResponse,
            responses={**problem_responses(404, 422), 200: {"content": {"text/event-stream": {}},
@@ -125,10 +123,10 @@ def router(settings: Settings, runner: Runner, cache: ResultCache | None, metric
         progress(search_id)  # 404 unless it runs
 
         def snapshot() -> tuple[dict[str, Any], bool]:
-            found = runner.progress(search_id)
-            if found is None:  # answered (or stopped): its answer went to its own request
+            try:
+                return progress(search_id).model_dump(), False
+            except HTTPException:  # answered (or stopped): its answer went to its own request
                 return {"search_id": search_id}, True
-            return SearchProgress(search_id=search_id, nodes=found[0], seconds=found[1]).model_dump(), False
 
         return event_stream(request, snapshot)
 

@@ -127,15 +127,16 @@ class Runner:
             self._running -= 1
             self._wake_next()
 
-    def progress(self, watch: str) -> tuple[int, float] | None:
-        """The nodes and seconds so far of the search running as ``watch``;
-        None when none is (not yet admitted, or finished)."""
+    def progress(self, watch: str) -> tuple[int, float, tuple[float, float] | None] | None:
+        """The nodes, seconds and answer's interval so far of the search
+        running as ``watch``; None when none is (not yet admitted, or
+        finished)."""
         with self._lock:
             found = self._watched.get(watch)
         if found is None:
             return None
         control, start = found
-        return control.nodes, time.monotonic() - start
+        return control.nodes, time.monotonic() - start, control.interval
 
     def watching(self, watch: str) -> bool:
         with self._lock:

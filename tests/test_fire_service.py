@@ -356,3 +356,23 @@ def test_replay_takes_its_steps_as_line_like_every_game_and_as_steps_as_before(c
     as_steps = client.post("/v1/fire/replay", json={"position": FIRE_SMALL, "steps": steps})
     assert as_line.status_code == as_steps.status_code == 200, as_line.text
     assert as_line.json() == as_steps.json() and len(as_line.json()["steps"]) == 2
+
+
+def test_a_fire_job_streams_the_interval_it_has_proved():
+    # Live progress (issue 19): a solve's proved bounds as they narrow, each
+    # holding the value the answer proves in the end.
+    from service_support import events
+
+    level = fire.levels.default_level1()
+    position = level.position(aliens=2).model_copy(update={"draw": level.deck[:16]}).model_dump(mode="json")
+    job = {"game": "fire", "operation": "solve", "request": {"position": position, "limit": {"seconds": 3}}}
+    with server() as c:
+        r = c.post("/v1/jobs", json=job)
+        assert r.status_code == 202, r.text
+        seen = events(c, f"/v1/jobs/{r.json()['id']}/events")
+    assert seen[-1][0] == "end" and seen[-1][1]["state"] == "done"
+    lo, hi = seen[-1][1]["result"]["interval"]
+    shown = [data["progress"]["interval"] for name, data in seen if name == "progress" and data["progress"]["interval"]]
+    assert shown, seen
+    for a, b in shown:  # two proved intervals of one value overlap
+        assert 0 <= a <= b <= 1 and a <= hi + 1e-9 and lo <= b + 1e-9, (a, b, lo, hi)

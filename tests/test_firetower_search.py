@@ -131,3 +131,28 @@ def test_the_analysis_counts_its_games():
     assert a.ci95[0] <= a.win_rate <= a.ci95[1]
     again = firetower.analyse(2, 12, policy="greedy", seed=5, workers=1)
     assert [r.status for r in again.results] == [r.status for r in a.results]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_watched_hint_shows_its_best_moves_interval_narrowing(workers):
+    # What a watcher sees (issue 19's live progress): the 95% interval of
+    # the move most visited so far, from the first thread's trees, a few
+    # times a second, narrowing as the visits grow.
+    import threading
+    import time
+
+    from smokejumper import Control
+
+    control = Control()
+    worker = threading.Thread(target=lambda: firetower.hint(NEAR_A_WIN, Limit(nodes=3000), control=control,
+                                                             workers=workers))
+    worker.start()
+    seen: list[tuple[float, float]] = []
+    while worker.is_alive():
+        if (shown := control.interval) is not None and shown not in seen[-1:]:
+            seen.append(shown)
+        time.sleep(0.005)
+    worker.join()
+    assert len(seen) >= 2, seen
+    assert all(0 <= lo <= hi <= 1 for lo, hi in seen), seen
+    assert seen[-1][1] - seen[-1][0] < seen[0][1] - seen[0][0], seen

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from service_support import assert_problem, at_once, server
+from service_support import assert_problem, at_once, events, server
 from smokejumper.games import registered
 
 FIRST = registered()[0]
@@ -119,21 +119,6 @@ def test_finished_jobs_survive_a_restart_and_running_ones_read_interrupted(tmp_p
         assert c.post(f"/v1/{FIRST.name}/solve", json=EASY).json()["cached"] is True
 
 
-def events(c, url: str, headers: dict | None = None) -> list[tuple[str, Any]]:
-    out: list[tuple[str, Any]] = []
-    with c.stream("GET", url, headers=headers or {}) as r:
-        assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
-        name = None
-        for line in r.iter_lines():
-            if line.startswith("event: "):
-                name = line[len("event: "):]
-            elif line.startswith("data: "):
-                out.append((name, json.loads(line[len("data: "):])))
-                if name == "end":
-                    break
-    return out
-
-
 def test_a_job_streams_its_progress_then_its_end():
     with server() as c:
         r = c.post("/v1/jobs", json=job(FIRST.name, "solve", {**HARD, "limit": {"seconds": 1.5}})).json()
@@ -157,6 +142,9 @@ def test_a_watched_search_streams_its_counters():
     assert seen[-1] == ("end", {"search_id": "sse-1"})
     nodes = [data["nodes"] for name, data in seen if name == "progress"]
     assert nodes and nodes == sorted(nodes) and answer["r"].status_code == 200
+    # An interval only from a search that narrows one (tests/test_*_service.py).
+    assert all(data["interval"] is None or data["interval"][0] <= data["interval"][1]
+               for name, data in seen if name == "progress"), seen
 
 
 def test_api_keys_guard_jobs_and_the_cache_not_the_rest(tmp_path: Path):

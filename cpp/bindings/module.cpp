@@ -28,11 +28,16 @@ PYBIND11_MODULE(_core, m) {
   });
 
   py::class_<sj::Control>(m, "Control",
-                          "Shared with a running search: stop it, or read its node count.")
+                          "Shared with a running search: stop it, or read its node count and its answer's "
+                          "interval so far.")
       .def(py::init<>())
       .def("stop", &sj::Control::request_stop, "Ask the search to stop at its next poll.")
       .def_property_readonly("stopped", &sj::Control::stop_requested)
-      .def_property_readonly("nodes", &sj::Control::nodes);
+      .def_property_readonly("nodes", &sj::Control::nodes)
+      .def_property_readonly("interval", &sj::Control::interval,
+                             "The interval the search has narrowed its answer to so far (proved bounds, "
+                             "or a sampled estimate's 95% interval); None before it publishes one, and "
+                             "always for a search that has none (a proof search's verdict).");
 
   // By name, so that the order never depends on the link order.
   auto& games = sj::bindings::game_bindings();

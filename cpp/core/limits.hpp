@@ -9,6 +9,9 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <mutex>
+#include <optional>
+#include <utility>
 
 namespace sj {
 
@@ -38,9 +41,24 @@ class Control {
   uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
   void add_nodes(uint64_t n) { nodes_.fetch_add(n, std::memory_order_relaxed); }
 
+  // The interval a search has narrowed its answer to so far (proved
+  // bounds, or a sampled estimate's 95% interval), for whoever watches it
+  // run. Published at a search's polls only, so a lock costs nothing and
+  // both ends are always read from the same publication.
+  void publish_interval(double low, double high) {
+    const std::lock_guard lock(interval_mutex_);
+    interval_ = std::pair{low, high};
+  }
+  std::optional<std::pair<double, double>> interval() const {
+    const std::lock_guard lock(interval_mutex_);
+    return interval_;
+  }
+
  private:
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> nodes_{0};
+  mutable std::mutex interval_mutex_;
+  std::optional<std::pair<double, double>> interval_;  // none: the search has not published one
 };
 
 // Counts nodes locally and checks the limits every `poll_interval` nodes, so
@@ -113,10 +131,18 @@ class Budget {
   }
   const Limits& limits() const { return limits_; }
   Control* control() const { return control_; }
+  // The search's answer so far, as an interval; handed to the Control at
+  // the next poll, so a search may note it as often as it likes.
+  void note_interval(double low, double high) {
+    interval_ = {low, high};
+    interval_noted_ = true;
+  }
 
   void poll() {
     if (control_) control_->add_nodes(nodes_ - flushed_);
     flushed_ = nodes_;
+    if (control_ && interval_noted_) control_->publish_interval(interval_.first, interval_.second);
+    interval_noted_ = false;
     if (control_ && control_->stop_requested()) stop(StopReason::kStopped);
     else if (seconds() >= deadline_) stop(StopReason::kTime);
   }
@@ -132,6 +158,8 @@ class Budget {
   double deadline_;
   uint64_t poll_interval_;
   StopReason reason_ = StopReason::kNone;
+  std::pair<double, double> interval_;
+  bool interval_noted_ = false;
 };
 
 }  // namespace sj

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/limits.hpp"
@@ -116,6 +117,7 @@ class Expectimax {
   // Given a proved lower bound (a known policy's value), the search only
   // asks whether anything beats it, which cuts far more.
   Bounds solve(const State& state, double known_lower = -1.0) {
+    root_floor_ = known_lower;
     Bounds b = search(state, game_.key(state), known_lower, 2.0, 0);
     if (known_lower >= 0) {
       b.lo = std::max(b.lo, known_lower);
@@ -123,6 +125,11 @@ class Expectimax {
     }
     return b;
   }
+
+  // Hands the root's proved bounds to the Budget as they narrow, for whoever
+  // watches the search: only a search whose root value is the answer's (a
+  // policy's search, or a hint's choice, would show a value that is not).
+  void watch_root() { watched_root_ = true; }
 
   // The value of each state (a hint's choices), each searched exactly and
   // given a fair share of what is left of the budget; `known` holds proved
@@ -133,6 +140,7 @@ class Expectimax {
     size_t open = 0;
     for (const Bounds& b : known) open += !b.exact();
     std::vector<Bounds> values;
+    const bool watched = std::exchange(watched_root_, false);  // each choice's root is not the answer's
     for (size_t i = 0; i < states.size(); ++i) {
       if (known[i].exact()) {
         values.push_back(known[i]);
@@ -144,6 +152,7 @@ class Expectimax {
       // The next state's slice starts afresh; the answer is cut short all the same.
       if (!values.back().exact() && cut_short_ == StopReason::kNone) cut_short_ = why;
     }
+    watched_root_ = watched;
     return values;
   }
 
@@ -161,6 +170,9 @@ class Expectimax {
     std::vector<Key> keys;
     std::vector<Bounds> bounds;
     std::vector<uint32_t> order;
+    Bounds prior;           // the node's own bounds before its children
+    bool chance = false;
+    uint32_t searching = 0;  // the child being searched now
   };
 
   // Stable insertion sort of a few indices: unlike std::stable_sort it never
@@ -217,11 +229,14 @@ class Expectimax {
       return bounds;
     }
     if (!budget_.spend()) return bounds;
+    if (watched_root_ && budget_.nodes() % kNoteEvery == 0) note_root(depth);
     const uint64_t nodes_before = budget_.nodes();
     stats_.max_depth = std::max(stats_.max_depth, depth);
     if (scratch_.size() <= static_cast<size_t>(depth)) scratch_.resize(static_cast<size_t>(depth) + 1);
     Scratch& s = scratch_[static_cast<size_t>(depth)];
     const bool chance = game_.kind(state) == NodeKind::kChance;
+    s.prior = bounds;
+    s.chance = chance;
     s.children.clear();
     if (chance) game_.chance_children(state, s.children);
     else game_.decision_children(state, s.children);
@@ -266,6 +281,7 @@ class Expectimax {
       }
       const State child = s->children[i].state;
       const Key child_key = s->keys[i];
+      s->searching = static_cast<uint32_t>(i);
       const Bounds got = search(child, child_key, a, b, depth + 1);
       s = &scratch_[static_cast<size_t>(depth)];
       s->bounds[i] = got;
@@ -295,6 +311,7 @@ class Expectimax {
       if (s->bounds[i].exact() || s->bounds[i].hi <= floor) continue;
       const State child = s->children[i].state;
       const Key child_key = s->keys[i];
+      s->searching = i;
       const Bounds got = search(child, child_key, floor, options_.use_pruning ? beta : 2.0, depth + 1);
       s = &scratch_[static_cast<size_t>(depth)];
       s->bounds[i] = got;
@@ -306,6 +323,33 @@ class Expectimax {
     return {best, std::max(best, hi)};
   }
 
+  // The root's proved bounds so far, for whoever watches the search run
+  // (the Budget hands them on at its next poll), from a node at `depth`:
+  // up the path from it, each node's children's bounds combined as the
+  // search combines them, the child on the path by what its own children
+  // show so far, within what was known of the node before them. Every
+  // term is a proved bound, so the result is one.
+  void note_root(int depth) {
+    Bounds on_path;
+    for (int d = depth - 1; d >= 0; --d) {
+      const Scratch& s = scratch_[static_cast<size_t>(d)];
+      double lo = 0, hi = 0;
+      for (size_t i = 0; i < s.children.size(); ++i) {
+        const Bounds& b = d < depth - 1 && i == s.searching ? on_path : s.bounds[i];
+        if (s.chance) {
+          lo += s.children[i].probability * b.lo;
+          hi += s.children[i].probability * b.hi;
+        } else {
+          lo = std::max(lo, b.lo);
+          hi = std::max(hi, b.hi);
+        }
+      }
+      on_path = {std::max(lo, s.prior.lo), std::min(hi, s.prior.hi)};
+    }
+    const double lo = std::clamp(std::max(on_path.lo, root_floor_), 0.0, 1.0);
+    budget_.note_interval(lo, std::clamp(std::max(on_path.hi, lo), 0.0, 1.0));
+  }
+
   const G& game_;
   Budget& budget_;
   ExpectimaxOptions options_;
@@ -314,6 +358,9 @@ class Expectimax {
   std::vector<Key> dominance_keys_;
   ExpectimaxStats stats_;
   StopReason cut_short_ = StopReason::kNone;
+  static constexpr uint64_t kNoteEvery = 4096;
+  bool watched_root_ = false;
+  double root_floor_ = -1.0;  // a known policy's value at the root
 };
 
 }  // namespace sj

@@ -192,6 +192,24 @@ struct RootSums {
   uint64_t iterations = 0, tree_nodes = 0;
   bool arena_full = false;
   StopReason stopped_by = StopReason::kNone;
+
+  // Adds the root statistics of another tree of the same root.
+  void add(const RootSums& o) {
+    n.resize(o.n.size()), sum.resize(o.n.size()), sq.resize(o.n.size());
+    outcome_sum.resize(o.n.size()), outcome_sq.resize(o.n.size());
+    for (size_t i = 0; i < o.n.size(); ++i) {
+      n[i] += o.n[i];
+      sum[i] += o.sum[i];
+      sq[i] += o.sq[i];
+      outcome_sum[i] += o.outcome_sum[i];
+      outcome_sq[i] += o.outcome_sq[i];
+    }
+    root_n += o.root_n;
+    root_sum += o.root_sum;
+    root_sq += o.root_sq;
+    root_outcome_sum += o.root_outcome_sum;
+    root_outcome_sq += o.root_outcome_sq;
+  }
 };
 
 template <SampledGame S, class Evaluator>
@@ -207,8 +225,14 @@ class Tree {
     arena_.emplace_back();
   }
 
-  RootSums run(Budget& budget, size_t root_moves) {
-    while (budget.spend()) iterate();
+  // `watched`: the sums of this thread's trees before this one, to note
+  // with this tree's as the answer so far for whoever watches the search
+  // (null: another thread's tree, which notes nothing).
+  RootSums run(Budget& budget, size_t root_moves, const RootSums* watched = nullptr) {
+    while (budget.spend()) {
+      iterate();
+      if (watched && budget.nodes() % kNoteEvery == 0) note_answer(budget, *watched);
+    }
     RootSums out;
     out.n.assign(root_moves, 0);
     out.sum.assign(root_moves, 0);
@@ -237,6 +261,27 @@ class Tree {
   }
 
  private:
+  static constexpr uint64_t kNoteEvery = 64;
+
+  // The best move's outcome so far (most visits, as the answer picks it),
+  // or at a chance root the root's mean, with its 95% interval.
+  void note_answer(Budget& budget, const RootSums& before) const {
+    const Node& root = arena_[0];
+    uint64_t n = before.root_n + root.n;
+    double sum = before.root_outcome_sum + root.outcome_sum, sq = before.root_outcome_sq + root.outcome_sq;
+    for (uint32_t i = 0, most = 0; root.expanded && i < root.child_count; ++i) {
+      const Node& c = arena_[root.first_child + i];
+      const uint64_t visits = (i < before.n.size() ? before.n[i] : 0) + c.n;
+      if (i > 0 && visits <= most) continue;
+      most = static_cast<uint32_t>(std::min<uint64_t>(visits, UINT32_MAX));
+      n = visits;
+      sum = (i < before.n.size() ? before.outcome_sum[i] : 0) + c.outcome_sum;
+      sq = (i < before.n.size() ? before.outcome_sq[i] : 0) + c.outcome_sq;
+    }
+    const Estimate95 e = estimate(n, sum, sq, options_.proportion);
+    budget.note_interval(e.lo, e.hi);
+  }
+
   void iterate() {
     S s = root_;
     draw_ = &rng_;
@@ -373,13 +418,15 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
     // This thread's trees share its time in turn; each has its share of
     // the iterations whatever the thread count.
     const uint32_t mine = (trees - thread + threads - 1) / threads;
+    RootSums watched;  // the first thread's trees so far: what a watcher sees
     for (uint32_t t = thread; t < trees; t += threads) {
       Limits share = limits;
       share.max_nodes = limits.max_nodes / trees + (t < limits.max_nodes % trees ? 1 : 0);
       share.max_seconds = limits.max_seconds / mine;
       Budget budget(share, control, options.poll_interval);
       Tree<S, Evaluator> tree(root, options, evaluate, arena, capacity, mix64(options.seed ^ mix64(t + 1)));
-      sums[t] = tree.run(budget, result.moves.size());
+      sums[t] = tree.run(budget, result.moves.size(), thread == 0 && control ? &watched : nullptr);
+      if (thread == 0) watched.add(sums[t]);
     }
   };
   if (threads == 1) {
@@ -390,24 +437,9 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
     for (auto& th : pool) th.join();
   }
 
-  std::vector<uint64_t> n(result.moves.size(), 0);
-  std::vector<double> sum(result.moves.size(), 0), sq(result.moves.size(), 0);
-  std::vector<double> out_sum(result.moves.size(), 0), out_sq(result.moves.size(), 0);
-  uint64_t root_n = 0;
-  double root_sum = 0, root_sq = 0, root_out_sum = 0, root_out_sq = 0;
+  RootSums all;  // every tree has a sum per root move
   for (const RootSums& s : sums) {  // in tree order: the same sums on any thread count
-    for (size_t i = 0; i < n.size(); ++i) {
-      n[i] += s.n[i];
-      sum[i] += s.sum[i];
-      sq[i] += s.sq[i];
-      out_sum[i] += s.outcome_sum[i];
-      out_sq[i] += s.outcome_sq[i];
-    }
-    root_n += s.root_n;
-    root_sum += s.root_sum;
-    root_sq += s.root_sq;
-    root_out_sum += s.root_outcome_sum;
-    root_out_sq += s.root_outcome_sq;
+    all.add(s);
     result.stats.iterations += s.iterations;
     result.stats.tree_nodes += s.tree_nodes;
     result.stats.arena_full |= s.arena_full;
@@ -417,9 +449,9 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
         (result.stats.stopped_by == StopReason::kNone || result.stats.stopped_by == StopReason::kNodes))
       result.stats.stopped_by = s.stopped_by;
   }
-  for (size_t i = 0; i < n.size(); ++i) {
-    result.outcomes.push_back(estimate(n[i], out_sum[i], out_sq[i], options.proportion));
-    result.values.push_back(estimate(n[i], sum[i], sq[i], options.proportion));
+  for (size_t i = 0; i < result.moves.size(); ++i) {
+    result.outcomes.push_back(estimate(all.n[i], all.outcome_sum[i], all.outcome_sq[i], options.proportion));
+    result.values.push_back(estimate(all.n[i], all.sum[i], all.sq[i], options.proportion));
     const Estimate95& e = result.values.back();
     if (result.best < 0 || e.n > result.values[static_cast<size_t>(result.best)].n ||
         (e.n == result.values[static_cast<size_t>(result.best)].n &&
@@ -429,9 +461,10 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
   // A decision is worth its best move (the root's own mean would mix in
   // the exploring visits of the others); a chance or terminal root, its mean.
   result.root = result.best >= 0 ? result.values[static_cast<size_t>(result.best)]
-                                 : estimate(root_n, root_sum, root_sq, options.proportion);
+                                 : estimate(all.root_n, all.root_sum, all.root_sq, options.proportion);
   result.root_outcome = result.best >= 0 ? result.outcomes[static_cast<size_t>(result.best)]
-                                         : estimate(root_n, root_out_sum, root_out_sq, options.proportion);
+                                         : estimate(all.root_n, all.root_outcome_sum, all.root_outcome_sq,
+                                                    options.proportion);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
 }

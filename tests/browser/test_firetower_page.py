@@ -29,6 +29,13 @@ def test_firetower(page, server):
     expect(decision(view)).to_have_text("setup_hawk")
     expect(view.locator(".status-bar")).to_contain_text("level 1")
 
+    # While a hint runs: its time, the server's count, its best move's value so far.
+    view.locator("input[data-ref=hintSeconds]").fill("3")
+    button(view, "Hint").click()
+    expect(view.locator("[data-ref=hintProgress]")).to_contain_text(re.compile(r"nodes · value \d+\.\d+%"))
+    expect(view.locator(".hint-list li").first).to_have_class(SELECTED)
+    view.locator("input[data-ref=hintSeconds]").fill("2")
+
     # The set-up hawk by a click on its square (every legal move there is that square).
     record = json.loads(view.locator("textarea").input_value())
     moves = server.post("/v1/firetower/check", {"position": record})["moves"]

@@ -475,6 +475,7 @@ SolveResult solve(const Game& game, const Limits& limits, Control* control, Solv
     budget.end_slice(outer);
   }
   Expectimax<Game> search(game, budget, options.search);
+  search.watch_root();
   r.value = search.solve(game.initial(), known_lower);
   r.stats = search.stats();
   return r;

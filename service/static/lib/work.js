@@ -2,6 +2,7 @@
 // box, and searches that show their running time and can be cancelled.
 import { ApiError, api, isAbort } from "./api.js";
 import { html } from "./dom.js";
+import { percent } from "./format.js";
 import { clearMessage, showMessage } from "./message.js";
 
 const RETRY_MS = 250;
@@ -77,11 +78,16 @@ export function worker(onChange = () => {}) {
   return { run, search, get busy() { return running > 0; } };
 }
 
+// The interval a search has narrowed its answer to: a probability's as
+// percentages, any other value's (a score) as numbers.
+const intervalText = ([lo, hi]) =>
+  0 <= lo && hi <= 1 ? `${percent(lo)} – ${percent(hi)}` : `${lo.toFixed(2)} – ${hi.toFixed(2)}`;
+
 // A name for one search, unique enough among one server's running ones.
 const newSearchId = () => `page-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 
 // Show the nodes the server has counted for the search ``request`` names,
-// as its events stream them (GET /v1/searches/<id>/events, Server-Sent
+// and the interval it has narrowed its answer to, as its events stream them (GET /v1/searches/<id>/events, Server-Sent
 // Events, four a second). Before the search is admitted the server knows no
 // such search (404) and the stream fails: it is opened again after RETRY_MS.
 function watch(request, counters) {
@@ -93,7 +99,8 @@ function watch(request, counters) {
     source = new EventSource(`/v1/searches/${request.searchId}/events`);
     source.addEventListener("progress", (event) => {
       const p = JSON.parse(event.data);
-      counters.textContent = ` · ${p.nodes.toLocaleString("en-US")} nodes`;
+      counters.textContent = ` · ${p.nodes.toLocaleString("en-US")} nodes` +
+        (p.interval ? ` · value ${intervalText(p.interval)}` : "");
     });
     source.addEventListener("end", () => source.close());
     source.onerror = () => {
