@@ -6,8 +6,10 @@ tests/contract/<game>.py (PROVED)."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 
 @dataclass(frozen=True)
@@ -36,3 +38,18 @@ def disagree(a: dict, b: dict) -> list[str]:
         if not agree:
             out.append(f"{k}: {x} against {y}")
     return out
+
+
+def watched(run: Callable[[], Any], control: Any, every: float = 0.001) -> tuple[Any, list[tuple[float, float]]]:
+    """``run()`` on a thread, and each interval its ``control`` showed
+    meanwhile (what a watcher of a running search sees, issue 19)."""
+    out: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: out.setdefault("answer", run()))
+    worker.start()
+    seen: list[tuple[float, float]] = []
+    while worker.is_alive():
+        if (shown := control.interval) is not None and shown not in seen[-1:]:
+            seen.append(shown)
+        time.sleep(every)
+    worker.join()
+    return out["answer"], seen

@@ -9,6 +9,7 @@ import itertools
 import random
 from fractions import Fraction
 
+import facts
 import fire_reference as ref
 import pytest
 
@@ -711,30 +712,13 @@ def test_a_hint_with_a_value_left_open_says_what_stopped_it(nodes: int):
     assert nodes > 300 or open_seen  # the tightest limit leaves some choices open
 
 
-def watched(run, control: Control) -> tuple[object, list[tuple[float, float]]]:
-    """``run()`` on a thread, and every interval its control showed meanwhile."""
-    import threading
-    import time
-
-    out: dict = {}
-    worker = threading.Thread(target=lambda: out.setdefault("answer", run()))
-    worker.start()
-    seen: list[tuple[float, float]] = []
-    while worker.is_alive():
-        if (shown := control.interval) is not None and shown not in seen[-1:]:
-            seen.append(shown)
-        time.sleep(0.001)
-    worker.join()
-    return out["answer"], seen
-
-
 @pytest.mark.parametrize("aliens,first,count", [(1, 0, 10), (2, 0, 10), (2, 0, 12), (2, 3, 13)])
 def test_a_watched_solve_shows_proved_bounds_that_hold_the_value(aliens, first, count):
     # What a watcher sees of a search (issue 19's live progress) is proved:
     # every interval shown while it runs holds the exact value it ends with.
     position = LEVEL.position(aliens=aliens).model_copy(update={"draw": LEVEL.deck[first:first + count]})
     control = Control()
-    r, seen = watched(lambda: fire.solve(position, control=control, use_certain=False), control)
+    r, seen = facts.watched(lambda: fire.solve(position, control=control, use_certain=False), control)
     assert r.exact and seen, seen
     for lo, hi in seen:
         assert 0 <= lo <= hi <= 1 and lo - TOL <= r.win_probability <= hi + TOL, (lo, hi, r.win_probability)
@@ -744,5 +728,5 @@ def test_a_watched_hint_shows_no_choices_value_as_the_answers():
     # A hint's choices are searched one by one; none of their values is the
     # position's, so nothing is shown.
     control = Control()
-    watched(lambda: fire.hint(MEDIUM, control=control), control)
+    facts.watched(lambda: fire.hint(MEDIUM, control=control), control)
     assert control.interval is None

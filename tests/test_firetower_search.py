@@ -6,10 +6,11 @@ analysis count what they played."""
 
 from __future__ import annotations
 
+import facts
 import pytest
 
 from firetower_positions import board, position
-from smokejumper import InvalidPositionError, Limit, firetower
+from smokejumper import Control, InvalidPositionError, Limit, firetower
 
 # Two towers burned, the fire a few squares from the SE corner, a hand of
 # fire and wind cards: games from here are won often enough to measure.
@@ -138,21 +139,9 @@ def test_a_watched_hint_shows_its_best_moves_interval_narrowing(workers):
     # What a watcher sees (issue 19's live progress): the 95% interval of
     # the move most visited so far, from the first thread's trees, a few
     # times a second, narrowing as the visits grow.
-    import threading
-    import time
-
-    from smokejumper import Control
-
     control = Control()
-    worker = threading.Thread(target=lambda: firetower.hint(NEAR_A_WIN, Limit(nodes=3000), control=control,
-                                                             workers=workers))
-    worker.start()
-    seen: list[tuple[float, float]] = []
-    while worker.is_alive():
-        if (shown := control.interval) is not None and shown not in seen[-1:]:
-            seen.append(shown)
-        time.sleep(0.005)
-    worker.join()
+    _, seen = facts.watched(lambda: firetower.hint(NEAR_A_WIN, Limit(nodes=3000), control=control, workers=workers),
+                            control, every=0.005)
     assert len(seen) >= 2, seen
     assert all(0 <= lo <= hi <= 1 for lo, hi in seen), seen
     assert seen[-1][1] - seen[-1][0] < seen[0][1] - seen[0][0], seen
