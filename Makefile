@@ -23,8 +23,11 @@ install: $(STAMP)
 run: install
 	$(VENV)/bin/smokejumper serve --host $(HOST) --port $(PORT)
 
+# On every core (pytest-xdist): most tests are Python-bound references, so
+# two cores halve the suite (29 -> 13 min side by side on a busy machine).
+# worksteal: a few tests take minutes, and an idle worker takes others' queue.
 test: install
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist worksteal
 
 # The C++-heavy tests again over a build with AddressSanitizer,
 # UndefinedBehaviorSanitizer and pybind11's GIL assertions (issue 16), in its
