@@ -193,10 +193,12 @@ struct RootSums {
   bool arena_full = false;
   StopReason stopped_by = StopReason::kNone;
 
+  // Zero sums for a root with `moves` moves.
+  explicit RootSums(size_t moves = 0)
+      : n(moves, 0), sum(moves, 0), sq(moves, 0), outcome_sum(moves, 0), outcome_sq(moves, 0) {}
+
   // Adds the root statistics of another tree of the same root.
   void add(const RootSums& o) {
-    n.resize(o.n.size()), sum.resize(o.n.size()), sq.resize(o.n.size());
-    outcome_sum.resize(o.n.size()), outcome_sq.resize(o.n.size());
     for (size_t i = 0; i < o.n.size(); ++i) {
       n[i] += o.n[i];
       sum[i] += o.sum[i];
@@ -233,12 +235,7 @@ class Tree {
       iterate();
       if (watched && budget.nodes() % kNoteEvery == 0) note_answer(budget, *watched);
     }
-    RootSums out;
-    out.n.assign(root_moves, 0);
-    out.sum.assign(root_moves, 0);
-    out.sq.assign(root_moves, 0);
-    out.outcome_sum.assign(root_moves, 0);
-    out.outcome_sq.assign(root_moves, 0);
+    RootSums out(root_moves);
     const Node& root = arena_[0];
     for (uint32_t i = 0; root.expanded && i < root.child_count; ++i) {
       const Node& c = arena_[root.first_child + i];
@@ -263,20 +260,18 @@ class Tree {
  private:
   static constexpr uint64_t kNoteEvery = 64;
 
-  // The best move's outcome so far (most visits, as the answer picks it),
-  // or at a chance root the root's mean, with its 95% interval.
+  // The move most visited so far (as the answer picks it; at a chance
+  // root, the root itself): its outcome's 95% interval.
   void note_answer(Budget& budget, const RootSums& before) const {
     const Node& root = arena_[0];
     uint64_t n = before.root_n + root.n;
     double sum = before.root_outcome_sum + root.outcome_sum, sq = before.root_outcome_sq + root.outcome_sq;
-    for (uint32_t i = 0, most = 0; root.expanded && i < root.child_count; ++i) {
+    for (uint32_t i = 0; root.expanded && i < root.child_count; ++i) {
       const Node& c = arena_[root.first_child + i];
-      const uint64_t visits = (i < before.n.size() ? before.n[i] : 0) + c.n;
-      if (i > 0 && visits <= most) continue;
-      most = static_cast<uint32_t>(std::min<uint64_t>(visits, UINT32_MAX));
-      n = visits;
-      sum = (i < before.n.size() ? before.outcome_sum[i] : 0) + c.outcome_sum;
-      sq = (i < before.n.size() ? before.outcome_sq[i] : 0) + c.outcome_sq;
+      if (i > 0 && before.n[i] + c.n <= n) continue;
+      n = before.n[i] + c.n;
+      sum = before.outcome_sum[i] + c.outcome_sum;
+      sq = before.outcome_sq[i] + c.outcome_sq;
     }
     const Estimate95 e = estimate(n, sum, sq, options_.proportion);
     budget.note_interval(e.lo, e.hi);
@@ -418,7 +413,7 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
     // This thread's trees share its time in turn; each has its share of
     // the iterations whatever the thread count.
     const uint32_t mine = (trees - thread + threads - 1) / threads;
-    RootSums watched;  // the first thread's trees so far: what a watcher sees
+    RootSums watched(result.moves.size());  // the first thread's trees so far: what a watcher sees
     for (uint32_t t = thread; t < trees; t += threads) {
       Limits share = limits;
       share.max_nodes = limits.max_nodes / trees + (t < limits.max_nodes % trees ? 1 : 0);
@@ -437,7 +432,7 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
     for (auto& th : pool) th.join();
   }
 
-  RootSums all;  // every tree has a sum per root move
+  RootSums all(result.moves.size());
   for (const RootSums& s : sums) {  // in tree order: the same sums on any thread count
     all.add(s);
     result.stats.iterations += s.iterations;

@@ -87,8 +87,8 @@ const intervalText = ([lo, hi]) =>
 const newSearchId = () => `page-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 
 // Show the nodes the server has counted for the search ``request`` names,
-// and the interval it has narrowed its answer to, as its events stream them (GET /v1/searches/<id>/events, Server-Sent
-// Events, four a second). Before the search is admitted the server knows no
+// and the interval it has narrowed its answer to, as its events stream them
+// (GET /v1/searches/<id>/events, Server-Sent Events, four a second). Before the search is admitted the server knows no
 // such search (404) and the stream fails: it is opened again after RETRY_MS.
 function watch(request, counters) {
   let stopped = false;
