@@ -41,9 +41,11 @@
 #include <concepts>
 #include <cstdint>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "core/bits.hpp"
+#include "core/interval.hpp"
 #include "core/limits.hpp"
 #include "core/rng.hpp"
 
@@ -165,18 +167,12 @@ inline Estimate95 estimate(uint64_t n, double sum, double sq, bool proportion) {
     return e;
   }
   const double k = static_cast<double>(n);
-  const double z = 1.959963984540054;
   e.mean = sum / k;
   if (proportion) {
-    const double p = std::clamp(e.mean, 0.0, 1.0);
-    const double d = 1 + z * z / k;
-    const double centre = (p + z * z / (2 * k)) / d;
-    const double half = z * std::sqrt(p * (1 - p) / k + z * z / (4 * k * k)) / d;
-    e.lo = p <= 0 ? 0.0 : std::max(0.0, centre - half);
-    e.hi = p >= 1 ? 1.0 : std::min(1.0, centre + half);
+    std::tie(e.lo, e.hi) = wilson95(e.mean, n);
   } else {
     const double var = n > 1 ? std::max(0.0, (sq - sum * sum / k) / (k - 1)) : 0.0;
-    const double half = z * std::sqrt(var / k);
+    const double half = kZ95 * std::sqrt(var / k);
     e.lo = e.mean - half;
     e.hi = e.mean + half;
   }

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 
+Z95 = 1.959963984540054  # the normal's 97.5% point, as the core's searches use it
 
-def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a proportion (95% by default); it stays
     inside [0, 1] and behaves at 0 and n successes, unlike the normal one."""
     if trials == 0:
