@@ -15,6 +15,7 @@ from collections import Counter
 
 import pytest
 
+import facts
 import wildfire_reference as ref
 from smokejumper import Control, InvalidPositionError, Limit, wildfire
 from smokejumper.cli import main
@@ -227,6 +228,28 @@ def test_same_seed_same_answer_on_one_or_two_workers():
     other = wildfire.hint(position, samples=12, seed=100, sample_nodes=100, workers=2)
     assert wildfire.sample_deals(position, 12, 100) != wildfire.sample_deals(position, 12, 99)
     assert counts_of(other) != counts_of(runs[0])
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_watched_hint_shows_the_best_moves_interval_over_the_deals_counted_so_far(workers):
+    # Live progress (issue 19): each interval shown is the best move's over
+    # a prefix of the deals (what a hint of that many samples answers), and
+    # the last is the answer's.
+    position = bigger()
+    control = Control()
+    result, seen = facts.watched(lambda: wildfire.hint(position, samples=12, seed=99, sample_nodes=100,
+                                                       workers=workers, control=control), control)
+    prefixes = {k: wildfire.hint(position, samples=k, seed=99, sample_nodes=100, workers=1).moves[0].ci95
+                for k in range(1, 13)}
+    assert seen and control.interval == pytest.approx(result.moves[0].ci95) == prefixes[12]
+    for shown in seen:
+        assert any(shown == pytest.approx(ci) for ci in prefixes.values()), (shown, prefixes)
+
+
+def test_a_hint_on_one_possible_deal_shows_no_interval():
+    control = Control()
+    position = {"start": {"n": 1}, "pool": [{"n": 5}, {"n": 2}], "turns": 1, "supply": [1], "drawn": {"n": 5}}
+    assert wildfire.hint(position, control=control).exact and control.interval is None
 
 
 # ---------------------------------------------------------------- limits and the stop flag

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "core/interval.hpp"
 #include "core/rng.hpp"
 #include "games/wildfire/analysis.hpp"
 
@@ -138,6 +139,47 @@ SampleOutcome run_sample(const PositionSpec& spec, const std::vector<Move>& firs
   return out;
 }
 
+// The samples counted: the longest prefix finished within the node limit,
+// and each distinct first move's verdicts over it. Kept as samples finish,
+// so a watcher sees the best move's 95% interval narrow while the hint
+// runs (issue 19), and read at the end for the answer.
+class Counted {
+ public:
+  explicit Counted(size_t groups) : wins_(groups), unknown_(groups) {}
+
+  // Counts what finished since; false if the prefix did not grow.
+  bool advance(const std::vector<SampleOutcome>& outcomes, uint64_t max_nodes) {
+    const size_t before = samples_;
+    while (samples_ < outcomes.size() && outcomes[samples_].done &&
+           outcomes[samples_].nodes <= max_nodes - nodes_) {
+      const SampleOutcome& o = outcomes[samples_++];
+      nodes_ += o.nodes;
+      for (size_t g = 0; g < o.verdicts.size(); ++g) {
+        wins_[g] += o.verdicts[g] == Verdict::kWin;
+        unknown_[g] += o.verdicts[g] == Verdict::kUnknown;
+      }
+    }
+    return samples_ > before;
+  }
+
+  // The interval of the move with most wins (the hint's best), unknown
+  // deals counted as losses for its lower end and as wins for its upper.
+  std::pair<double, double> best_interval() const {
+    const size_t best = static_cast<size_t>(std::max_element(wins_.begin(), wins_.end()) - wins_.begin());
+    const auto share = [&](uint64_t count) { return static_cast<double>(count) / static_cast<double>(samples_); };
+    return {wilson95(share(wins_[best]), samples_).first, wilson95(share(wins_[best] + unknown_[best]), samples_).second};
+  }
+
+  size_t samples() const { return samples_; }
+  int wins(size_t group) const { return static_cast<int>(wins_[group]); }
+  int unknown(size_t group) const { return static_cast<int>(unknown_[group]); }
+
+ private:
+  std::vector<uint64_t> wins_, unknown_;  // per distinct first move
+  size_t samples_ = 0;
+  uint64_t nodes_ = 0;
+};
+
 }  // namespace
 
 std::vector<std::vector<Kind>> sample_deals(const PositionSpec& spec, int samples, uint64_t seed) {
@@ -204,6 +246,7 @@ HintResult hint(const PositionSpec& spec, const HintOptions& options, Control* c
   // which samples count never depends on the thread count (the limit may be
   // passed by up to one solve's cap per thread).
   std::vector<SampleOutcome> outcomes(n);
+  Counted counted(firsts.size());
   std::mutex mutex;
   int next = 0;
   uint64_t finished_nodes = 0;
@@ -234,6 +277,10 @@ HintResult hint(const PositionSpec& spec, const HintOptions& options, Control* c
       }
       std::lock_guard lock(mutex);
       finished_nodes += outcomes[i].nodes;
+      if (counted.advance(outcomes, limits.max_nodes) && control && !setup.exact) {
+        const auto [lo, hi] = counted.best_interval();
+        control->publish_interval(lo, hi);
+      }
     }
   };
   if (workers == 1) {
@@ -245,11 +292,7 @@ HintResult hint(const PositionSpec& spec, const HintOptions& options, Control* c
   }
   if (error) std::rethrow_exception(error);
 
-  // Count the longest prefix of finished samples within the node limit.
-  uint64_t counted_nodes = 0;
-  int k = 0;
-  while (k < n && outcomes[k].done && outcomes[k].nodes <= limits.max_nodes - counted_nodes)
-    counted_nodes += outcomes[k++].nodes;
+  const int k = static_cast<int>(counted.samples());
   result.samples = k;
   if (k < n) {
     const SampleOutcome& first = outcomes[k];
@@ -257,12 +300,13 @@ HintResult hint(const PositionSpec& spec, const HintOptions& options, Control* c
                         : first.cut != StopReason::kNone ? first.cut
                                                          : halt;
   }
-  for (size_t c = 0; c < result.choices.size(); ++c)
-    for (int i = 0; i < k; ++i) {
-      const Verdict v = outcomes[i].verdicts[group_of[c]];
-      HintChoice& choice = result.choices[c];
-      (v == Verdict::kWin ? choice.wins : v == Verdict::kLoss ? choice.losses : choice.unknown)++;
-    }
+  for (size_t c = 0; c < result.choices.size(); ++c) {
+    const size_t g = static_cast<size_t>(group_of[c]);
+    HintChoice& choice = result.choices[c];
+    choice.wins = counted.wins(g);
+    choice.unknown = counted.unknown(g);
+    choice.losses = k - choice.wins - choice.unknown;
+  }
   for (const SampleOutcome& o : outcomes) {
     result.nodes += o.nodes;
     result.solves += o.solves;
