@@ -1,5 +1,5 @@
 // The 95% Wilson interval for a share, shared by the searches that sample
-// (MCTS, the Wild Fire! hint) and shown to users as they run.
+// (MCTS, a sampled hint) and shown to users as they run.
 #pragma once
 #include <algorithm>
 #include <cmath>
