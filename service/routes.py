@@ -64,12 +64,28 @@ class GameList(BaseModel):
     games: list[GameInfo] = Field(description="In the order to show them")
 
 
+class CachedKind(BaseModel):
+    game: str
+    operation: str
+    entries: int
+    bytes: int
+    finished: int = Field(description="Entries whose search finished (the rest are kept with their effort)")
+    oldest_stored: float = Field(description="When the oldest entry was kept (Unix time)")
+    last_used: float = Field(description="When an entry was last kept or served (Unix time)")
+
+
 class CacheCounts(BaseModel):
     entries: int
     bytes: int = Field(description="Of answers kept")
+    max_bytes: int = Field(description="The size cap; the least recently used entries go past it")
+    by_operation: list[CachedKind] = Field(description="Entries per game and operation")
     hits: int = Field(description="Since this process started")
     misses: int
     write_errors: int = Field(description="Answers that could not be kept (the disk full, say)")
+
+
+class CacheCleared(CacheCounts):
+    removed: int = Field(description="Entries this request removed")
 
 
 def _the(cache: ResultCache | None) -> ResultCache:
@@ -135,12 +151,21 @@ def router(settings: Settings, runner: Runner, cache: ResultCache | None, metric
     def cache_counts() -> CacheCounts:
         return CacheCounts(**_the(cache).counts())
 
-    @r.delete("/cache", tags=["service"], response_model=CacheCounts, responses=problem_responses(401, 404),
-              dependencies=[Depends(guard.admin)], summary="Empty the result cache")
-    def cache_clear() -> CacheCounts:
+    cached_games = Literal[tuple(g.name for g in registered())]  # type: ignore[valid-type]
+    cached_operations = Literal[tuple(sorted({op.name for g in registered() for op in served(g)
+                                              if op.kind == "search"}))]  # type: ignore[valid-type]
+
+    @r.delete("/cache", tags=["service"], response_model=CacheCleared, responses=problem_responses(401, 404, 422),
+              dependencies=[Depends(guard.admin)],
+              summary="Empty the result cache, or the entries of a game, an operation, or not used for a while")
+    def cache_clear(game: Annotated[cached_games | None, Query(description="Only this game's entries")] = None,
+                    operation: Annotated[cached_operations | None, Query(description="Only this operation's")] = None,
+                    unused_days: Annotated[float | None, Query(ge=0, allow_inf_nan=False,
+                                                               description="Only entries not used for this "
+                                                                           "many days")] = None) -> CacheCleared:
         kept = _the(cache)
-        kept.clear()
-        return CacheCounts(**kept.counts())
+        removed = kept.clear(game, operation, None if unused_days is None else unused_days * 86400)
+        return CacheCleared(**kept.counts(), removed=removed)
 
     for game in registered():
         for op in served(game):

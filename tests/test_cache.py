@@ -61,8 +61,30 @@ def test_a_finished_answer_serves_every_limit(tmp_path: Path):
     assert cache.lookup("g", "solve", Ask(position=[3, 2, 1]), Limit()) is None
     assert cache.lookup("g", "hint", ask, Limit()) is None
     assert cache.lookup("h", "solve", ask, Limit()) is None
-    assert cache.counts() == {"entries": 1, "bytes": len(answer("win", 500, None).model_dump_json()),
-                              "hits": 4, "misses": 5, "write_errors": 0}
+    counts = cache.counts()
+    size = len(answer("win", 500, None).model_dump_json())
+    assert {k: counts[k] for k in ("entries", "bytes", "hits", "misses", "write_errors")} == \
+        {"entries": 1, "bytes": size, "hits": 4, "misses": 5, "write_errors": 0}
+    (kind,) = counts["by_operation"]
+    assert (kind["game"], kind["operation"], kind["entries"], kind["bytes"], kind["finished"]) == ("g", "solve", 1, size, 1)
+    assert kind["oldest_stored"] <= kind["last_used"] and counts["max_bytes"] == 512 * 2**20
+
+
+def test_clearing_a_selection_keeps_the_rest(tmp_path: Path):
+    cache = ResultCache(tmp_path / "c.sqlite3")
+    for game, op, n in [("g", "solve", 0), ("g", "solve", 1), ("g", "hint", 2), ("h", "solve", 3)]:
+        cache.store(game, op, Ask(position=[n]), answer("win", 1, None))
+    assert cache.clear(unused_seconds=3600) == 0  # all used just now
+    assert cache.clear("g", "hint") == 1
+    assert [(k["game"], k["operation"], k["entries"]) for k in cache.counts()["by_operation"]] == \
+        [("g", "solve", 2), ("h", "solve", 1)]
+    assert cache.clear(operation="solve", game="h") == 1 and cache.clear("g") == 2
+    assert cache.counts()["entries"] == 0 and cache.counts()["by_operation"] == []
+    cache.store("g", "solve", Ask(position=[0]), answer("win", 1, None))
+    time.sleep(0.01)
+    assert cache.clear(unused_seconds=0.005) == 1
+    with pytest.raises(ValueError, match="seconds >= 0"):
+        cache.clear(unused_seconds=-1)
 
 
 def test_a_stopped_answer_serves_no_more_than_its_effort_and_is_only_improved(tmp_path: Path):
@@ -244,3 +266,30 @@ def test_the_cli_fills_what_the_service_serves(tmp_path: Path):
     bad = subprocess.run(CLI + ["solve", FIRST.name, str(layout), "--cache", str(layout / "x")],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "result cache" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_cli_lists_and_clears_a_cache_file(tmp_path: Path):
+    path = tmp_path / "c.sqlite3"
+    layout = tmp_path / "layout.json"
+    layout.write_text(json.dumps(EASY["position"]))
+    subprocess.run(CLI + ["solve", FIRST.name, str(layout), "--cache", str(path)], capture_output=True, timeout=120,
+                   check=True)
+
+    def cache(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(CLI + ["cache", str(path), *args], capture_output=True, text=True, timeout=60)
+
+    listed = cache()
+    assert listed.returncode == 0 and f"{FIRST.name} solve: 1 entries (1 finished)" in listed.stdout, listed
+    assert json.loads(cache("--json").stdout)["entries"] == 1
+    assert json.loads(cache("--clear", "--game", FIRST.name, "--operation", "hint", "--json").stdout)["removed"] == 0
+    assert json.loads(cache("--clear", "--unused-days", "1", "--json").stdout)["removed"] == 0  # used just now
+    cleared = cache("--clear")
+    assert cleared.returncode == 0 and "removed 1 entries" in cleared.stdout and "0 entries" in cleared.stdout
+    for args, needle in [(["--game", FIRST.name], "add --clear"), (["--clear", "--unused-days", "-1"], ">= 0"),
+                         (["--clear", "--game", "chess"], "invalid choice")]:
+        bad = cache(*args)
+        assert bad.returncode == 2 and needle in bad.stderr and "Traceback" not in bad.stderr, (args, bad)
+    missing = subprocess.run(CLI + ["cache", str(tmp_path / "none.sqlite3")], capture_output=True, text=True,
+                             timeout=60)
+    assert missing.returncode == 2 and "no result cache at" in missing.stderr
+    assert not (tmp_path / "none.sqlite3").exists()

@@ -172,7 +172,14 @@ def test_the_cache_is_administered(tmp_path: Path):
         c.post(f"/v1/{FIRST.name}/solve", json=EASY)
         counts = c.get("/v1/cache").json()
         assert counts["entries"] == 1 and counts["hits"] == 1 and counts["bytes"] > 0
-        assert c.delete("/v1/cache").json()["entries"] == 0
+        assert c.get("/v1/cache").json()["by_operation"][0]["operation"] == "solve"
+        assert_problem(c.delete("/v1/cache", params={"game": "chess"}), 422, "query.game")
+        assert_problem(c.delete("/v1/cache", params={"unused_days": -1}), 422, "query.unused_days")
+        kept = c.delete("/v1/cache", params={"game": FIRST.name, "unused_days": 1}).json()  # used just now
+        assert (kept["removed"], kept["entries"]) == (0, 1)
+        assert c.delete("/v1/cache", params={"game": FIRST.name, "operation": "hint"}).json()["removed"] == 0
+        cleared = c.delete("/v1/cache").json()
+        assert (cleared["removed"], cleared["entries"]) == (1, 0)
         assert c.post(f"/v1/{FIRST.name}/solve", json=EASY).json()["cached"] is False
     with server() as c:
         assert_problem(c.get("/v1/cache"), 404, "no result cache")

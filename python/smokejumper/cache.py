@@ -197,19 +197,32 @@ class ResultCache:
             total -= size
 
     def counts(self) -> dict[str, Any]:
-        """Entries and bytes held, and this process's hits, misses and failed writes."""
-        db = self._connection()
-        entries, size = db.execute("SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM results").fetchone()
+        """Entries and bytes held (in all, and per game and operation), the
+        size cap, and this process's hits, misses and failed writes."""
+        rows = self._connection().execute(
+            "SELECT game, operation, COUNT(*), SUM(bytes), SUM(finished), MIN(stored), MAX(used) FROM results "
+            "GROUP BY game, operation ORDER BY game, operation").fetchall()
+        kinds = [{"game": game, "operation": op, "entries": n, "bytes": size, "finished": done,
+                  "oldest_stored": oldest, "last_used": used} for game, op, n, size, done, oldest, used in rows]
         with self._count_lock:
-            return {"entries": entries, "bytes": size, **self._counted}
+            counted = dict(self._counted)
+        return {"entries": sum(k["entries"] for k in kinds), "bytes": sum(k["bytes"] for k in kinds),
+                "max_bytes": self.max_bytes, "by_operation": kinds, **counted}
 
     def _count(self, what: str) -> None:
         with self._count_lock:
             self._counted[what] += 1
 
-    def clear(self) -> None:
-        """Every entry out."""
-        self._connection().execute("DELETE FROM results")
+    def clear(self, game: str | None = None, operation: str | None = None,
+              unused_seconds: float | None = None) -> int:
+        """The entries of ``game`` and ``operation`` (each: any when None)
+        not used for ``unused_seconds`` (any when None) out; how many."""
+        if unused_seconds is not None and not (math.isfinite(unused_seconds) and unused_seconds >= 0):
+            raise ValueError(f"unused time must be a number of seconds >= 0, got {unused_seconds}")
+        before = None if unused_seconds is None else time.time() - unused_seconds
+        return self._connection().execute(
+            "DELETE FROM results WHERE (?1 IS NULL OR game = ?1) AND (?2 IS NULL OR operation = ?2) "
+            "AND (?3 IS NULL OR used < ?3)", (game, operation, before)).rowcount
 
     def close(self) -> None:
         """This thread's connection closed (others close with their threads)."""
