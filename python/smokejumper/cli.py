@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import typing
+import sqlite3
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -288,6 +291,37 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_cache(args: argparse.Namespace) -> int:
+    if not Path(args.file).is_file():
+        raise UsageError(f"no result cache at {args.file}")
+    if not args.clear and (args.game or args.operation or args.unused_days is not None):
+        raise UsageError("--game, --operation and --unused-days select what --clear removes: add --clear")
+    if args.unused_days is not None and not (math.isfinite(args.unused_days) and args.unused_days >= 0):
+        raise UsageError(f"--unused-days must be a number of days >= 0, got {args.unused_days}")
+    try:
+        cache = ResultCache(args.file)
+        removed = cache.clear(args.game, args.operation, None if args.unused_days is None else
+                              args.unused_days * 86400) if args.clear else None
+        counts = cache.counts()
+    except (ValueError, sqlite3.Error) as e:
+        raise UsageError(f"result cache {args.file}: {e}") from None
+    counts.pop("max_bytes")  # the cap is the opener's (the service's setting), not the file's
+    for what in ("hits", "misses", "write_errors"):  # this process's, not the file's
+        counts.pop(what)
+    if removed is not None:
+        counts["removed"] = removed
+    if args.json:
+        print(json.dumps(counts, indent=2))
+        return 0
+    if removed is not None:
+        print(f"removed {removed} entries")
+    print(f"{counts['entries']} entries, {counts['bytes']:,} bytes")
+    for k in counts["by_operation"]:
+        print(f"  {k['game']} {k['operation']}: {k['entries']} entries ({k['finished']} finished), "
+              f"{k['bytes']:,} bytes, last used {time.strftime('%Y-%m-%d %H:%M', time.localtime(k['last_used']))}")
+    return 0
+
+
 def _port(text: str) -> int:
     try:
         port = int(text)
@@ -319,6 +353,19 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     s.add_argument("--port", type=_port, default=8000, help="TCP port, 1-65535 (default: 8000)")
     s.set_defaults(handler=_cmd_serve)
+    games = [g.name for g in registered()]
+    operations = sorted({op.name for g in registered() for op in g.operations.values() if op.kind == "search"})
+    k = sub.add_parser("cache", help="what a result cache holds; clear it, or a part",
+                       description="What a result cache file holds, per game and operation; with --clear, "
+                                   "remove its entries (those of --game, --operation, or not used for "
+                                   "--unused-days only, when given).", epilog=EXIT_CODES)
+    k.add_argument("file", metavar="FILE", help="the cache file (--cache of a search, SMOKEJUMPER_CACHE)")
+    k.add_argument("--clear", action="store_true", help="remove the entries selected (default: all)")
+    k.add_argument("--game", choices=games, default=None, help="only this game's entries")
+    k.add_argument("--operation", choices=operations, default=None, help="only this operation's entries")
+    k.add_argument("--unused-days", type=float, default=None, metavar="D", help="only entries not used for D days")
+    k.add_argument("--json", action="store_true", help="print the counts as JSON")
+    k.set_defaults(handler=_cmd_cache)
     return p
 
 
