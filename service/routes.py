@@ -160,7 +160,7 @@ def router(settings: Settings, runner: Runner, cache: ResultCache | None, metric
               summary="Empty the result cache, or the entries of a game, an operation, or not used for a while")
     def cache_clear(game: Annotated[cached_games | None, Query(description="Only this game's entries")] = None,
                     operation: Annotated[cached_operations | None, Query(description="Only this operation's")] = None,
-                    unused_days: Annotated[float | None, Query(ge=0, allow_inf_nan=False,
+                    unused_days: Annotated[float | None, Query(ge=0, le=36500, allow_inf_nan=False,
                                                                description="Only entries not used for this "
                                                                            "many days")] = None) -> CacheCleared:
         kept = _the(cache)
