@@ -65,7 +65,7 @@ test-sanitize: $(SAN_STAMP)
 	LD_PRELOAD="$$(ldd $(SAN_VENV)/lib/python*/site-packages/smokejumper/_core*.so | awk '/libasan/ {a=$$3} /libstdc\+\+/ {s=$$3} END {print a, s}')" \
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	SMOKEJUMPER_BOUNDS_CASES=100 SMOKEJUMPER_CROSS_CASES=100 SMOKEJUMPER_SOAK_GAMES=200 \
-	  $(SAN_PY) -m pytest -q --capture=sys $(SAN_TESTS)
+	  $(SAN_PY) -m pytest -q -n auto --dist worksteal --capture=sys $(SAN_TESTS)
 
 # Fuzzing (issue 19): each game's atheris target for FUZZ_RUNS inputs,
 # then schemathesis against the server's OpenAPI for FUZZ_SECONDS. CI runs

@@ -261,15 +261,17 @@ def test_the_stop_flag_stops_every_search(game: Game):
 
 def test_every_search_counts_its_nodes_live(game: Game):
     """What the page shows of a long search: its Control's node count grows
-    while it runs, not only in the answer at the end."""
+    while it runs, not only in the answer at the end. Stopped once seen, so
+    a slow machine (a sanitizer build under load) may take its time."""
     for op in searches(game):
         control, seen = Control(), 0
-        worker = threading.Thread(target=ask, args=(op, hard_body(game, op), Limit(seconds=1.0, memory_mb=MB),
+        worker = threading.Thread(target=ask, args=(op, hard_body(game, op), Limit(seconds=20.0, memory_mb=MB),
                                                     control))
         worker.start()
         while worker.is_alive() and not seen:
             seen = control.nodes
             time.sleep(0.01)
+        control.stop()
         worker.join()
         assert seen > 0, f"{op.name} counted no node while it ran"
 
