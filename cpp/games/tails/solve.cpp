@@ -1,0 +1,258 @@
+// Tails on Fire: the open-hand hunt value (backward induction for any
+// number of players, the hidden Rogue deck as chance) and the 3-card choice.
+//
+// The search is max-n with chance nodes: a value is a vector (every seat's
+// flames), so the single-value expectimax of cpp/search/ does not apply;
+// it uses the house's bounded table, Budget and Control.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "games/tails/tails.hpp"
+
+namespace sj::tails {
+
+Solver::Solver(const Hunt& hunt, Budget& budget, uint64_t table_bytes)
+    : hunt_(hunt), budget_(budget), table_(table_bytes) {}
+
+Value Solver::value(const State& s) {
+  if (s.over != Over::kNo) return hunt_.terminal(s);
+  if (!budget_.spend()) return {};
+  const Key128 k = hunt_.key(s);
+  if (const Value* v = table_.find(k)) return *v;
+  const uint64_t before = budget_.nodes();
+  Value out;
+  if (s.turn == kRogue) {
+    if (hunt_.rogue_chance(s)) {
+      const int count = s.deck_n;
+      for (int i = 0; i < count; ++i) {
+        const Value c = value(hunt_.rogue_step(s, i));
+        if (budget_.stopped()) return {};
+        for (int j = 0; j < kMaxPlayers; ++j) out.flames[j] += c.flames[j];
+        for (int j = 0; j < 8; ++j) out.win[j] += c.win[j];
+      }
+      // Exact: a value at a deck of k cards is a multiple of 9!/(k-1)!... over 9!.
+      for (int j = 0; j < kMaxPlayers; ++j) out.flames[j] /= count;
+      for (int j = 0; j < 8; ++j) out.win[j] /= count;
+    } else {
+      out = value(hunt_.rogue_step(s, 0));
+      if (budget_.stopped()) return {};
+    }
+  } else {
+    bool any = false;
+    for (Move m : hunt_.moves(s)) {
+      const Value c = value(hunt_.apply(s, m));
+      if (budget_.stopped()) return {};
+      if (!any || c.flames[s.turn] > out.flames[s.turn]) out = c;
+      any = true;
+    }
+  }
+  table_.store(k, out, budget_.nodes() - before);
+  return out;
+}
+
+HuntAnswer Solver::answer(const State& root) {
+  HuntAnswer a;
+  a.value = value(root);
+  if (!budget_.stopped()) {
+    for (Move m : hunt_.moves(root)) {
+      const Value c = value(hunt_.apply(root, m));
+      if (budget_.stopped()) break;
+      a.moves.push_back({m, c});
+      if (a.best < 0 || c.flames[root.turn] > a.moves[a.best].value.flames[root.turn])
+        a.best = static_cast<int>(a.moves.size()) - 1;
+    }
+  }
+  if (budget_.stopped()) {
+    a.moves.clear();
+    for (Move m : hunt_.moves(root)) a.moves.push_back({m, {}});
+    a.best = -1;
+    return a;
+  }
+  a.exact = true;
+  // The equilibrium line, while no chance node is met.
+  State s = root;
+  a.has_line = true;
+  while (s.over == Over::kNo) {
+    if (s.turn == kRogue) {
+      if (hunt_.rogue_chance(s)) {
+        a.has_line = false;
+        break;
+      }
+      s = hunt_.rogue_step(s, 0);  // no choice, no chance: a replay runs it again
+      continue;
+    }
+    Move best = 0;
+    Value bv;
+    bool any = false;
+    for (Move m : hunt_.moves(s)) {
+      const Value c = value(hunt_.apply(s, m));
+      if (!any || c.flames[s.turn] > bv.flames[s.turn]) {
+        bv = c;
+        best = m;
+      }
+      any = true;
+    }
+    if (budget_.stopped()) {  // a line that needed a new search past the limit
+      a.has_line = false;
+      break;
+    }
+    a.line.push_back(best);
+    s = hunt_.apply(s, best);
+  }
+  if (!a.has_line) {
+    a.line.clear();
+    a.line_draws.clear();
+  }
+  return a;
+}
+
+namespace {
+uint64_t table_bytes(const Limits& limits) { return limits.max_memory_mb * (1ull << 20) / 4 * 3; }
+}  // namespace
+
+HuntAnswer solve_hunt(const Position& p, const Limits& limits, Control* control) {
+  const Hunt hunt(p);
+  Budget budget(limits, control);
+  Solver solver(hunt, budget, table_bytes(limits));
+  // The Rogue's turns with no chance in them come first, as in a replay.
+  HuntAnswer a = solver.answer(settle(hunt, hunt.initial(), nullptr, nullptr));
+  budget.poll();
+  a.stats.nodes = budget.nodes();
+  a.stats.seconds = budget.seconds();
+  a.stats.stopped_by = budget.reason();
+  a.stats.table = solver.table_stats();
+  return a;
+}
+
+namespace {
+
+bool cards_less(const std::vector<int>& a, const std::vector<int>& b) {
+  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+}
+
+}  // namespace
+
+ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples, uint64_t seed,
+                    const Limits& limits, Control* control) {
+  validate(p0);
+  if (!p0.choose) throw InvalidInput("position.phase: a choose position is needed here");
+  Position p = p0;
+  p.rogue.known = false;  // the Rogue's deck is shuffled and hidden at every choice
+  p.rogue.reserve.clear();
+  const int n = static_cast<int>(p.players.size());
+  const int hero = p.hero;
+  std::vector<std::vector<std::vector<int>>> options(n);
+  for (int i = 0; i < n; ++i) options[i] = choices_of(p.players[i].hand);
+  uint64_t profiles = 1;
+  bool overflow = false;
+  for (int i = 0; i < n; ++i) {
+    if (i == hero) continue;
+    if (profiles > (1ull << 40)) overflow = true;
+    else profiles *= options[i].size();
+  }
+  ChoiceAnswer out;
+  out.exact = !overflow && profiles <= max_profiles;
+  out.profiles = overflow ? 0 : profiles;
+  std::vector<std::vector<int>> chosen(n);
+  for (int i = 0; i < n; ++i) chosen[i] = options[i][0];
+  const Hunt hunt(hunt_from_choice(p, chosen));
+  Budget budget(limits, control);
+  Solver solver(hunt, budget, table_bytes(limits));
+  State base = hunt.initial();
+  auto bits = [](const std::vector<int>& cards) {
+    uint16_t b = 0;
+    for (int c : cards) b = static_cast<uint16_t>(b | (1u << c));
+    return b;
+  };
+  Rng rng(seed);
+  for (const std::vector<int>& mine : options[hero]) {
+    ChoiceValue cv;
+    cv.cards = mine;
+    State s = base;
+    s.hand[hero] = bits(mine);
+    if (out.exact) {
+      std::vector<size_t> index(n, 0);
+      int64_t sum = 0;
+      bool done = true;
+      for (uint64_t k = 0; k < profiles; ++k) {
+        for (int i = 0; i < n; ++i)
+          if (i != hero) s.hand[i] = bits(options[i][index[i]]);
+        const Value v = solver.value(s);
+        if (budget.stopped()) {
+          done = false;
+          break;
+        }
+        sum += v.flames[hero];
+        for (int i = 0; i < n; ++i) {  // the next profile, mixed radix
+          if (i == hero) continue;
+          if (++index[i] < options[i].size()) break;
+          index[i] = 0;
+        }
+      }
+      if (done) {
+        cv.done = true;
+        int64_t den = kDen * static_cast<int64_t>(profiles);
+        const int64_t g = std::gcd(sum, den);
+        cv.num = sum / g;
+        cv.den = den / g;
+        cv.mean = static_cast<double>(sum) / static_cast<double>(den);
+        cv.lo = cv.hi = cv.mean;
+        cv.samples = profiles;
+      }
+    } else {
+      double total = 0, squares = 0;
+      uint64_t taken = 0;
+      for (; taken < samples; ++taken) {
+        for (int i = 0; i < n; ++i)
+          if (i != hero) s.hand[i] = bits(options[i][rng.below(options[i].size())]);
+        const Value v = solver.value(s);
+        if (budget.stopped()) break;
+        const double x = static_cast<double>(v.flames[hero]) / static_cast<double>(kDen);
+        total += x;
+        squares += x * x;
+      }
+      if (taken == samples && taken > 0) {
+        cv.done = true;
+        cv.samples = taken;
+        cv.mean = total / static_cast<double>(taken);
+        const double var = taken > 1 ? std::max(0.0, (squares - total * cv.mean) / static_cast<double>(taken - 1)) : 0;
+        const double half = 1.96 * std::sqrt(var / static_cast<double>(taken));
+        cv.lo = cv.mean - half;
+        cv.hi = cv.mean + half;
+      }
+    }
+    out.choices.push_back(cv);
+    if (budget.stopped()) break;
+  }
+  // Choices not reached under the limit are listed too, without a value.
+  for (size_t k = out.choices.size(); k < options[hero].size(); ++k) {
+    ChoiceValue cv;
+    cv.cards = options[hero][k];
+    out.choices.push_back(cv);
+  }
+  const bool exact = out.exact;
+  std::stable_sort(out.choices.begin(), out.choices.end(), [exact](const ChoiceValue& a, const ChoiceValue& b) {
+    if (a.done != b.done) return a.done;
+    if (a.done) {
+      if (exact) {
+        const uint128 l = static_cast<uint128>(a.num) * static_cast<uint128>(b.den),
+                      r = static_cast<uint128>(b.num) * static_cast<uint128>(a.den);
+        if (l != r) return l > r;
+      } else if (a.mean != b.mean) {
+        return a.mean > b.mean;
+      }
+    }
+    return cards_less(a.cards, b.cards);
+  });
+  budget.poll();
+  out.stats.nodes = budget.nodes();
+  out.stats.seconds = budget.seconds();
+  out.stats.stopped_by = budget.reason();
+  out.stats.table = solver.table_stats();
+  return out;
+}
+
+}  // namespace sj::tails

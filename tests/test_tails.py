@@ -1,0 +1,326 @@
+"""Tails on Fire: the engine and the hunt solver against the independent
+reference (tests/tails_reference.py) on seeded small cases, the rules'
+properties across whole games, the 3-card choice, and validation."""
+
+from __future__ import annotations
+
+import os
+import random
+from fractions import Fraction
+
+import pytest
+
+import tails_reference as ref
+from smokejumper import InvalidPositionError, Limit, tails
+
+ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, "+1"]
+CASES = int(os.environ.get("SMOKEJUMPER_CROSS_CASES", "2000"))
+
+
+def succ(x: int) -> int:
+    return x % 9 + 1
+
+
+def random_hunt(rng: random.Random) -> dict:
+    """A small valid hunt position: 2-4 seats, 1-3 cards in hand, stacks,
+    sometimes a discard pile and the Rogue (deck known or hidden)."""
+    n = rng.choice([2, 2, 3, 3, 4])
+    rogue = n <= 3 and rng.random() < 0.5
+    used: dict = {i: set() for i in range(n)} | {"rogue": set()}
+    discard = []
+    if rng.random() < 0.5:
+        value = None
+        trick_top = False
+        for _ in range(rng.randint(1, 3)):
+            owner = rng.choice(list(range(n)) + (["rogue"] if rogue else []))
+            if value is not None and not trick_top and owner != "rogue" and rng.random() < 0.3 \
+                    and "+1" not in used[owner]:
+                card, value, trick_top = "+1", succ(value), True
+            else:
+                card = rng.randint(1, 9) if value is None else succ(value)
+                if card in used[owner]:
+                    break
+                value, trick_top = card, False
+            used[owner].add(card)
+            discard.append({"owner": owner, "card": card})
+    players = []
+    for i in range(n):
+        free = [c for c in ALL if c not in used[i]]
+        rng.shuffle(free)
+        hand = free[:rng.randint(0 if discard else 1, 3)]
+        rest = free[len(hand):]
+        stacks = []
+        for top in rest[:rng.choice([0, 0, 1, 2])]:
+            stacks.append({"top": top, "fire": [{"start": rng.randint(1, 9), "flames": rng.randint(0, 4)}
+                                                for _ in range(rng.randint(1, 2))]})
+        rest = rest[len(stacks):]
+        bonfire = next((c for c in rest if c != "+1"), None) if rng.random() < 0.5 else None
+        players.append({"hand": hand, "bonfire": bonfire, "stacks": stacks})
+    position: dict = {"players": players, "first": rng.randrange(n),
+                      "iguana": [{"start": rng.randint(1, 9), "flames": rng.randint(0, 4)}]}
+    seats = list(range(n)) + (["rogue"] if rogue else [])
+    position["turn"] = rng.choice(seats)
+    if discard:
+        position["discard"] = discard
+    else:
+        position["lap"] = rng.choice([0, 0, 3, 7, 8])
+    if rogue:
+        free = [c for c in range(1, 10) if c not in used["rogue"]]
+        rng.shuffle(free)
+        deck = free[:rng.randint(0, 4)]
+        reserve = free[len(deck):len(deck) + rng.randint(0, 2)]
+        position["rogue"] = {"deck": deck, "order": rng.choice(["known", "hidden"]), "reserve": reserve}
+    return position
+
+
+def fractions(values: list[str] | None) -> list[Fraction] | None:
+    return None if values is None else [Fraction(v) for v in values]
+
+
+def same_value(engine_flames, engine_winner, want_flames, want_winner) -> bool:
+    return (fractions(engine_flames) == want_flames
+            and {k: Fraction(v) for k, v in engine_winner.items()} == want_winner)
+
+
+def test_hunt_values_agree_with_the_reference_on_seeded_small_cases():
+    rng = random.Random(20)
+    compared = lines = chance = 0
+    for case in range(CASES):
+        position = random_hunt(rng)
+        want = ref.hunt(position)
+        got = tails.solve(position, Limit(seconds=30))
+        assert got.stats.stopped_by is None
+        where = (case, position)
+        assert got.turn == want["turn"], where
+        assert same_value(got.flames, got.winner, want["flames"], want["winner"]), (where, got, want)
+        assert [m.move.model_dump(mode="json") for m in got.moves] == [m["move"] for m in want["moves"]], where
+        for g, w in zip(got.moves, want["moves"]):
+            assert same_value(g.flames, g.winner, w["flames"], w["winner"]), where
+        assert (got.best.model_dump(mode="json") if got.best else None) == want["best"], where
+        assert (None if got.line is None else [m.model_dump(mode="json") for m in got.line]) == want["line"], where
+        # the legal moves the check lists are the reference's
+        checked = tails.check(position)
+        if not checked.rogue_draw:
+            assert [m.model_dump(mode="json") for m in checked.moves] == ref.legal_moves(position), where
+        if got.line is not None:
+            lines += 1
+            # the line replays through both engines to the same end
+            played = tails.replay(position, got.line)
+            assert played.error is None and played.status in ("win", "loss"), where
+            theirs = ref.play_line(position, want["line"])
+            assert theirs["over"]
+            assert played.round is not None and played.round.flames == theirs["flames"], where
+            assert [Fraction(f) for f in got.flames] == theirs["flames"], where
+            winner = played.round.winner
+            assert str("none" if winner is None else winner) == str(theirs["winner"]), where
+        else:
+            chance += 1
+        compared += 1
+    assert compared == CASES
+    assert lines > CASES // 3 and (CASES < 500 or chance > CASES // 20), (lines, chance)
+
+
+def test_six_seats_with_full_choices_are_solved_exactly():
+    position = tails.generate(11, players=6).position
+    got = tails.solve(position, Limit(seconds=60))
+    assert got.stats.stopped_by is None and got.flames is not None
+    assert sum(Fraction(v) for v in got.winner.values()) == 1
+
+
+def test_the_choice_agrees_with_the_reference():
+    rng = random.Random(4)
+    for case in range(12):
+        n = 2
+        position: dict = {"players": [], "first": rng.randrange(n), "phase": "choose", "hero": rng.randrange(n),
+                          "iguana": [{"start": rng.randint(1, 9), "flames": rng.randint(1, 4)}]}
+        for _ in range(n):
+            cards = rng.sample(ALL, rng.randint(2, 4))
+            tops = [c for c in ALL if c not in cards][:rng.choice([0, 1])]
+            position["players"].append({"hand": cards, "stacks": [{"top": t, "fire": [{"start": 1, "flames": 3}]}
+                                                                  for t in tops]})
+        if case % 3 == 0:
+            position["rogue"] = {"deck": rng.sample(range(1, 10), 3)}
+        got = tails.choose(position, Limit(seconds=30))
+        want = ref.choose(position)
+        assert got.exact
+        assert [(c.cards, Fraction(c.expected_flames)) for c in got.choices] == want, (case, position)
+        assert got.best == want[0][0]
+
+
+def test_the_choice_samples_past_its_exact_cap_with_an_interval():
+    position = tails.deal(2, players=4).position  # four seats: no Rogue, so each hunt is quick
+    got = tails.choose(position, Limit(seconds=60), max_profiles=10, samples=3)
+    assert not got.exact and got.profiles == 84 * 84 * 84
+    for c in got.choices:
+        assert c.expected_flames is None and c.estimate is not None and c.estimate.n == 3
+        assert c.estimate.ci95[0] <= c.estimate.value <= c.estimate.ci95[1]
+
+
+# ------------------------------------------------------------ whole games
+
+
+def cards_of(position: tails.Position, seat: int) -> list:
+    p = position.players[seat]
+    out = list(p.hand) + list(p.den) + list(p.exhausted) + [s.top for s in p.stacks]
+    out += [p.bonfire] if p.bonfire is not None else []
+    out += [d.card for d in position.discard if d.owner == seat]
+    return out
+
+
+@pytest.mark.parametrize("seed, players", [(1, 2), (2, 3), (3, 4), (4, 6), (5, 2), (6, 3)])
+def test_whole_random_games_conserve_cards_and_rest_the_exhausted_one_round(seed: int, players: int):
+    rng = random.Random(seed)
+    position = tails.deal(seed, players=players).position
+    rounds = 0
+    previous_exhausted: list[list] | None = None
+    while True:
+        rounds += 1
+        for i in range(players):
+            assert sorted(map(str, cards_of(position, i))) == sorted(map(str, ALL)), (rounds, i)
+            if previous_exhausted is not None:  # last round's exhausted are back in hand now
+                assert all(c in position.players[i].hand for c in previous_exhausted[i])
+        if position.rogue is not None:  # the Rogue never chooses: its nine cards are all in its deck
+            assert sorted(position.rogue.deck) == list(range(1, 10)) and not position.rogue.reserve
+        native = position.native()
+        chosen = [rng.choice(tails._native.choices(p["hand"])) for p in native["players"]]
+        hunt = tails.Position.from_native(tails._native.hunt_from_choice(native, chosen))
+        line: list = []
+        draws: list = []
+        state = hunt
+        while True:
+            c = tails.check(state)
+            for i in range(players):
+                assert sorted(map(str, cards_of(c.position, i))) == sorted(map(str, ALL))
+            if c.status != "ongoing":
+                break
+            if c.rogue_draw:
+                draws.append(rng.choice(state.rogue.deck))
+            else:
+                line.append(rng.choice(c.moves))
+            r = tails.replay(hunt, line, draws)
+            assert r.error is None
+            state = r.position
+        r = tails.replay(hunt, line, draws)
+        assert r.round is not None
+        exhausted = [[d.card for d in r.position.discard if d.owner == i] for i in range(players)]
+        if isinstance(r.round.winner, int):
+            exhausted[r.round.winner].remove(r.round.winning_card)
+        if r.round.game_over:
+            top = max(r.round.flames)
+            assert r.round.winners == [i for i, f in enumerate(r.round.flames) if f == top]
+            break
+        nxt = r.round.next
+        for i in range(players):
+            # exhausted: out of the next round's choosing, back the round after
+            assert sorted(map(str, nxt.players[i].exhausted)) == sorted(map(str, exhausted[i]))
+            assert not set(map(str, nxt.players[i].hand)) & set(map(str, exhausted[i]))
+        previous_exhausted = exhausted
+        position = nxt
+    assert rounds == 9
+
+
+def test_play_and_analyse_run_whole_games():
+    game = tails.play(3, ["hint", "random"], limit=Limit(seconds=10))
+    assert len(game.rounds) == 9 and game.winners and game.complete
+    analysis = tails.analyse(4, ["hint", "random", "random"], workers=1, limit=Limit(seconds=10))
+    assert analysis.games == 4 and {s.policy for s in analysis.shares} == {"hint", "random"}
+    for s in analysis.shares:
+        assert s.interval95[0] <= s.win_share <= s.interval95[1]
+
+
+# ------------------------------------------------------------ rules in detail
+
+
+def test_the_rogue_wins_and_boxes_the_fire_it_robs():
+    position = {"players": [{"hand": [], "stacks": [{"top": 5, "fire": [{"start": 2, "flames": 4}]}]},
+                            {"hand": [7]}],
+                "first": 0, "turn": 1, "discard": [{"owner": 0, "card": 4}, {"owner": "rogue", "card": 5}],
+                "iguana": [{"start": 4, "flames": 3}, {"start": 1, "flames": 2}],
+                "rogue": {"deck": [], "order": "known"}}
+    r = tails.replay(position, [{"pass": True}])
+    assert r.status == "win" and r.round.winner == "rogue" and r.round.flames == [0, 0]
+    nxt = r.round.next
+    assert 5 in nxt.players[0].hand and not nxt.players[0].stacks and nxt.first == 0
+    assert nxt.players[0].exhausted == [4] and len(nxt.iguana) == 1
+
+
+def test_nine_laps_of_passes_end_the_round_with_no_winner():
+    position = {"players": [{"hand": [1]}, {"hand": [2]}], "turn": 0, "lap": 0,
+                "iguana": [{"start": 3, "flames": 3}, {"start": 1, "flames": 2}]}
+    r = tails.replay(position, [{"pass": True}] * 18)
+    assert r.error is None and r.status == "loss" and r.round.winner is None
+    assert tails.replay(position, [{"pass": True}] * 19).error
+
+
+def test_a_trickster_never_starts_nor_goes_on_a_trickster_and_robs_by_its_value():
+    base = {"players": [{"hand": ["+1", 3]}, {"hand": ["+1"], "stacks": [{"top": 6, "fire": [{"start": 1, "flames": 2}]}]}],
+            "turn": 0, "iguana": [{"start": 3, "flames": 4}]}
+    assert [m.model_dump(mode="json") for m in tails.check({**base, "lap": 0}).moves] == [{"pass": True}, {"play": 3}]
+    phase2 = {**base, "discard": [{"owner": 1, "card": 5}], "players": [
+        {"hand": ["+1", 3]}, {"hand": [], "stacks": [{"top": 6, "fire": [{"start": 1, "flames": 2}]}]}]}
+    r = tails.replay(phase2, [{"play": "+1"}, {"pass": True}])
+    assert r.round.winner == 0 and r.round.flames == [6, 0]
+    on_trick = {**phase2, "discard": [{"owner": 1, "card": 5}, {"owner": 1, "card": "+1"}],
+                "players": [{"hand": ["+1", 7]}, {"hand": []}]}
+    assert [m.model_dump(mode="json") for m in tails.check(on_trick).moves] == [{"pass": True}, {"play": 7}]
+
+
+@pytest.mark.parametrize("position, needle", [
+    ({"players": [{"hand": [1]}], "turn": 0, "iguana": [{"start": 1, "flames": 2}]}, "players"),
+    ({"players": [{"hand": [1, 1]}, {"hand": []}], "turn": 0, "iguana": [{"start": 1, "flames": 2}]},
+     "position.players.0.hand.1"),
+    ({"players": [{"hand": [10]}, {"hand": []}], "turn": 0, "iguana": [{"start": 1, "flames": 2}]},
+     "position.players.0.hand.0"),
+    ({"players": [{"hand": [1], "stacks": [{"top": 2, "fire": []}]}, {"hand": []}], "turn": 0,
+      "iguana": [{"start": 1, "flames": 2}]}, "position.players.0.stacks.0.fire"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0, "iguana": []}, "position.iguana"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0, "iguana": [{"start": 10, "flames": 2}]},
+     "position.iguana.0.start"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0, "iguana": [{"start": 1, "flames": -1}]},
+     "position.iguana.0.flames"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 2, "iguana": [{"start": 1, "flames": 2}]}, "position.turn"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": "rogue", "iguana": [{"start": 1, "flames": 2}]},
+     "position.turn"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0, "lap": 9, "iguana": [{"start": 1, "flames": 2}]},
+     "position.lap"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0, "lap": 0, "discard": [{"owner": 1, "card": 3}],
+      "iguana": [{"start": 1, "flames": 2}]}, "position.lap"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0, "discard": [{"owner": 1, "card": "+1"}],
+      "iguana": [{"start": 1, "flames": 2}]}, "position.discard.0.card"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0,
+      "discard": [{"owner": 1, "card": 3}, {"owner": 0, "card": "+1"}, {"owner": 1, "card": "+1"}],
+      "iguana": [{"start": 1, "flames": 2}]}, "position.discard.2.card"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0,
+      "discard": [{"owner": 1, "card": 3}, {"owner": "rogue", "card": "+1"}],
+      "rogue": {"deck": []}, "iguana": [{"start": 1, "flames": 2}]}, "position.discard.1.card"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0, "discard": [{"owner": 3, "card": 3}],
+      "iguana": [{"start": 1, "flames": 2}]}, "position.discard.0.owner"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0, "rogue": {"deck": [3, 4], "reserve": [3]},
+      "iguana": [{"start": 1, "flames": 2}]}, "position.rogue.reserve.0"),
+    ({"players": [{"hand": [1]}, {"hand": []}], "turn": 0, "lap": 1, "start_number": 5,
+      "iguana": [{"start": 1, "flames": 2}]}, "position.start_number"),
+    ({"players": [{"hand": [3]}, {"hand": []}], "turn": 0, "discard": [{"owner": 0, "card": 3}],
+      "iguana": [{"start": 1, "flames": 2}]}, "position.discard.0.card"),
+])
+def test_bad_positions_are_refused_naming_the_field(position: dict, needle: str):
+    with pytest.raises(InvalidPositionError) as e:
+        tails.check(position)
+    assert needle in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+def test_a_decided_position_has_no_moves():
+    position = {"players": [{"hand": [5]}, {"hand": [6]}], "turn": 0, "discard": [{"owner": 0, "card": 4}],
+                "iguana": [{"start": 4, "flames": 3}]}
+    c = tails.check(position)
+    assert c.status == "win" and c.moves == []
+    s = tails.solve(position)
+    assert s.flames == ["3/1", "0/1"] and s.moves == [] and s.line == [] and s.verdict == "win"
+
+
+def test_the_hidden_rogue_deck_is_averaged_exactly():
+    # the Rogue draws 5 (plays it on the 4, and then wins) with chance 1/2, else reserves 7
+    position = {"players": [{"hand": []}, {"hand": [4]}], "first": 1, "turn": 1, "lap": 0,
+                "iguana": [{"start": 4, "flames": 3}], "rogue": {"deck": [5, 7], "order": "hidden"}}
+    s = tails.solve(position)
+    assert s.best.model_dump(mode="json") == {"play": 4}
+    assert s.winner["rogue"] == "1/2" and s.winner["1"] == "1/2" and s.line is None
