@@ -149,24 +149,34 @@ class Position(BaseModel):
         for i, c in enumerate(self.discard):
             if c.owner != "rogue" and not 0 <= c.owner < n:
                 raise InvalidPositionError(f"position.discard.{i}.owner: no seat {c.owner}")
+        def card(c: int | str, where: str) -> int:
+            if c != "+1" and not 1 <= int(c) <= 9:
+                raise InvalidPositionError(f'position.{where}: a card is 1..9 or "+1", got {c}')
+            return _card_in(c)
+
+        def cards(cs: list, where: str) -> list[int]:
+            return [card(c, f"{where}.{k}") for k, c in enumerate(cs)]
+
         return {
             "choose": choose,
             "hero": self.hero or 0,
-            "players": [{"hand": [_card_in(c) for c in p.hand], "den": [_card_in(c) for c in p.den],
-                         "exhausted": [_card_in(c) for c in p.exhausted],
-                         "bonfire": 0 if p.bonfire is None else _card_in(p.bonfire),
-                         "stacks": [(_card_in(s.top), [(f.start, f.flames) for f in s.fire]) for s in p.stacks]}
-                        for p in self.players],
+            "players": [{"hand": cards(p.hand, f"players.{i}.hand"), "den": cards(p.den, f"players.{i}.den"),
+                         "exhausted": cards(p.exhausted, f"players.{i}.exhausted"),
+                         "bonfire": 0 if p.bonfire is None else card(p.bonfire, f"players.{i}.bonfire"),
+                         "stacks": [(card(s.top, f"players.{i}.stacks.{k}.top"), [(f.start, f.flames) for f in s.fire])
+                                    for k, s in enumerate(p.stacks)]}
+                        for i, p in enumerate(self.players)],
             "first": self.first,
             "turn": -1 if self.turn is None else (ROGUE if self.turn == "rogue" else self.turn),
             "lap": self.lap or 0,
             "lap_given": self.lap is not None,
             "start_number": self.start_number or 0,
-            "discard": [(ROGUE if c.owner == "rogue" else c.owner, _card_in(c.card)) for c in self.discard],
+            "discard": [(ROGUE if c.owner == "rogue" else c.owner, card(c.card, f"discard.{k}.card"))
+                        for k, c in enumerate(self.discard)],
             "iguana": [(f.start, f.flames) for f in self.iguana],
             "rogue": None if self.rogue is None else {
-                "deck": [_card_in(c) for c in self.rogue.deck], "known": self.rogue.order == "known",
-                "reserve": [_card_in(c) for c in self.rogue.reserve]},
+                "deck": cards(self.rogue.deck, "rogue.deck"), "known": self.rogue.order == "known",
+                "reserve": cards(self.rogue.reserve, "rogue.reserve")},
         }
 
     @classmethod
