@@ -248,6 +248,52 @@ def play_line(position: dict, line: list[dict]) -> dict:
     return {"over": r.over(s), "winner": winner, "flames": flames, "pile": list(s[1]), "hands": s[0]}
 
 
+def prepare(position: dict, line: list[dict]) -> dict:
+    """Step 4 after a line that ends the round: the next round's choose
+    position as plain facts (every list sorted), or the final scores."""
+    r = Round(position)
+    s, _ = r.settle(r.start())
+    for m in line:
+        s = r.play(s, m)
+        s, _ = r.settle(s)
+    assert r.over(s)
+    hands, pile = s[0], s[1]
+    winner = pile[-1][0] if r.won(s) else None
+    x = pile_value(pile) if winner is not None else None
+    won_fire = [r.fire]
+    players = []
+    for i, pl in enumerate(position["players"]):
+        hand = list(hands[i]) + list(pl.get("den", [])) + list(pl.get("exhausted", []))
+        mine = [c for o, c in pile if o == i]
+        if winner == i:
+            mine = mine[:-1]
+        stacks = []
+        for st in pl.get("stacks", []):
+            if winner is not None and winner != i and st["top"] == x:
+                hand.append(st["top"])
+                won_fire += st["fire"]
+            else:
+                stacks.append(st)
+        players.append({"hand": hand, "exhausted": mine, "stacks": stacks, "bonfire": pl.get("bonfire")})
+    if winner is not None and winner != "rogue":
+        players[winner]["stacks"].append({"top": pile[-1][1], "fire": won_fire})
+    flames = [sum(f["flames"] for st in p["stacks"] for f in st["fire"]) for p in players]
+    out = {"players": [{"hand": sorted(p["hand"], key=card_order), "exhausted": sorted(p["exhausted"], key=card_order),
+                        "bonfire": p["bonfire"],
+                        "stacks": sorted([(card_order(st["top"]), sorted((f["start"], f["flames"]) for f in st["fire"]))
+                                          for st in p["stacks"]])} for p in players],
+           "first": winner if isinstance(winner, int) else position.get("first", 0),
+           "iguana": [(f["start"], f["flames"]) for f in position["iguana"][1:]], "flames": flames}
+    if position.get("rogue") is not None:
+        rogue = position["rogue"]
+        out["rogue"] = sorted(list(s[4]) + list(s[5]) + [c for o, c in pile if o == "rogue"])
+        del rogue
+    if not out["iguana"]:
+        top = max(flames)
+        out["winners"] = [i for i, f in enumerate(flames) if f == top]
+    return out
+
+
 # ------------------------------------------------------------ the choice
 
 

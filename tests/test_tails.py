@@ -57,7 +57,8 @@ def random_hunt(rng: random.Random) -> dict:
         bonfire = next((c for c in rest if c != "+1"), None) if rng.random() < 0.5 else None
         players.append({"hand": hand, "bonfire": bonfire, "stacks": stacks})
     position: dict = {"players": players, "first": rng.randrange(n),
-                      "iguana": [{"start": rng.randint(1, 9), "flames": rng.randint(0, 4)}]}
+                      "iguana": [{"start": rng.randint(1, 9), "flames": rng.randint(0, 4)}
+                                 for _ in range(rng.randint(1, 2))]}
     seats = list(range(n)) + (["rogue"] if rogue else [])
     position["turn"] = rng.choice(seats)
     if discard:
@@ -80,6 +81,19 @@ def fractions(values: list[str] | None) -> list[Fraction] | None:
 def same_value(engine_flames, engine_winner, want_flames, want_winner) -> bool:
     return (fractions(engine_flames) == want_flames
             and {k: Fraction(v) for k, v in engine_winner.items()} == want_winner)
+
+
+def facts_of_next(r: tails.RoundResult) -> dict:
+    """The engine's next round in the reference's plain facts."""
+    assert r.next is not None
+    n = r.next.model_dump(mode="json")
+    out = {"players": [{"hand": p["hand"], "exhausted": p["exhausted"], "bonfire": p.get("bonfire"),
+                        "stacks": sorted([(ref.card_order(st["top"]), [(f["start"], f["flames"]) for f in st["fire"]])
+                                          for st in p["stacks"]])} for p in n["players"]],
+           "first": n["first"], "iguana": [(f["start"], f["flames"]) for f in n["iguana"]], "flames": r.flames}
+    if "rogue" in n:
+        out["rogue"] = n["rogue"]["deck"]
+    return out
 
 
 def test_hunt_values_agree_with_the_reference_on_seeded_small_cases():
@@ -113,6 +127,11 @@ def test_hunt_values_agree_with_the_reference_on_seeded_small_cases():
             assert [Fraction(f) for f in got.flames] == theirs["flames"], where
             winner = played.round.winner
             assert str("none" if winner is None else winner) == str(theirs["winner"]), where
+            prepared = ref.prepare(position, want["line"])
+            if played.round.game_over:
+                assert (played.round.flames, played.round.winners) == (prepared["flames"], prepared["winners"])
+            else:
+                assert facts_of_next(played.round) == prepared, where
         else:
             chance += 1
         compared += 1

@@ -30,7 +30,7 @@ _native = _core.tails
 TRICK: int = _native.TRICK  # the trickster "+1", inside the core
 ROGUE: int = _native.ROGUE  # the Rogue as an owner, inside the core
 MAX_PLAYERS: int = _native.MAX_PLAYERS
-MAX_FLAMES = 1000  # per fire card: far past the box's 2-4, small enough for exact sums
+MAX_FLAMES = 10**6  # on the whole table: far past the box's 27, small enough for exact sums
 MAX_FIRE_CARDS = 64
 MAX_LINE = 200  # a round has at most 9 laps of 6 seats and 10 plays per seat before its end
 
@@ -60,7 +60,7 @@ class FireCard(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     start: StrictInt = Field(ge=-10**9, le=10**9)
-    flames: StrictInt = Field(ge=-10**9, le=MAX_FLAMES)
+    flames: StrictInt = Field(ge=-10**9, le=10**9)
 
 
 class Stack(BaseModel):
@@ -123,6 +123,11 @@ class Position(BaseModel):
     phase: Literal["choose"] | None = None
     hero: StrictInt | None = Field(None, description="Choose positions: the seat asking")
 
+    @model_serializer(mode="wrap")
+    def _write(self, handler: Any) -> dict[str, Any]:
+        """As the spec writes positions: a field left unset (null) is left out."""
+        return {k: v for k, v in handler(self).items() if v is not None}
+
     def native(self) -> dict[str, Any]:
         """The position as the core reads it."""
         n = len(self.players)
@@ -146,9 +151,14 @@ class Position(BaseModel):
                         if not lo <= v <= hi:
                             raise InvalidPositionError(
                                 f"position.players.{i}.stacks.{k}.fire.{j}.{name}: must be {lo}..{hi}, got {v}")
+        total = sum(f.flames for f in self.iguana) + sum(f.flames for p in self.players for st in p.stacks
+                                                          for f in st.fire)
+        if total > MAX_FLAMES:
+            raise InvalidPositionError(f"position: at most {MAX_FLAMES} flames on the table in all, got {total}")
         for i, c in enumerate(self.discard):
             if c.owner != "rogue" and not 0 <= c.owner < n:
                 raise InvalidPositionError(f"position.discard.{i}.owner: no seat {c.owner}")
+
         def card(c: int | str, where: str) -> int:
             if c != "+1" and not 1 <= int(c) <= 9:
                 raise InvalidPositionError(f'position.{where}: a card is 1..9 or "+1", got {c}')

@@ -75,7 +75,7 @@ py::dict to_native(const Position& p) {
     pd["exhausted"] = pl.exhausted;
     pd["bonfire"] = pl.bonfire;
     py::list stacks;
-    for (const StackSpec& s : pl.stacks) stacks.append(py::make_tuple(s.top, fire_list(s.fire)));
+    for (const StackSpec& s : pl.stacks) stacks.append(py::make_tuple(s.top, fire_list(s.fires)));
     pd["stacks"] = stacks;
     players.append(pd);
   }

@@ -48,7 +48,7 @@ std::vector<int> cards_of(uint16_t bits) {
 int flames_of(const PlayerSpec& p) {
   int total = 0;
   for (const StackSpec& s : p.stacks)
-    for (const FireCard& f : s.fire) total += f.flames;
+    for (const FireCard& f : s.fires) total += f.flames;
   return total;
 }
 
@@ -87,9 +87,9 @@ void validate(const Position& p) {
     for (size_t k = 0; k < pl.stacks.size(); ++k) {
       const std::string sat = at + ".stacks." + std::to_string(k);
       mark(pl.stacks[k].top, sat + ".top");
-      if (pl.stacks[k].fire.empty()) fail(sat + ".fire", "a fire stack holds at least one fire card");
-      for (size_t f = 0; f < pl.stacks[k].fire.size(); ++f)
-        check_fire(pl.stacks[k].fire[f], sat + ".fire." + std::to_string(f));
+      if (pl.stacks[k].fires.empty()) fail(sat + ".fire", "a fire stack holds at least one fire card");
+      for (size_t f = 0; f < pl.stacks[k].fires.size(); ++f)
+        check_fire(pl.stacks[k].fires[f], sat + ".fire." + std::to_string(f));
     }
     for (size_t k = 0; k < p.discard.size(); ++k)
       if (p.discard[k].owner == i) mark(p.discard[k].card, "discard." + std::to_string(k) + ".card");
@@ -131,10 +131,10 @@ void validate(const Position& p) {
     for (size_t k = 0; k < p.rogue.reserve.size(); ++k)
       rogue_card(p.rogue.reserve[k], "rogue.reserve." + std::to_string(k));
   }
-  if (!p.choose && p.start_number != 0) {
-    const int lap = p.discard.empty() ? p.lap : 0;
+  // Phase 2 has no starting number in force: a start_number given there is not read.
+  if (!p.choose && p.start_number != 0 && p.discard.empty()) {
+    const int lap = p.lap;
     const int number = (p.iguana[0].start - 1 + lap) % 9 + 1;
-    if (!p.discard.empty()) fail("start_number", "phase 2 has no starting number");
     if (p.start_number != number)
       fail("start_number", "is " + std::to_string(number) + " at lap " + std::to_string(lap) + ", not " +
                                 std::to_string(p.start_number));
@@ -146,7 +146,7 @@ Position normalized(Position p) {
     std::sort(pl.hand.begin(), pl.hand.end());
     std::sort(pl.den.begin(), pl.den.end());
     std::sort(pl.exhausted.begin(), pl.exhausted.end());
-    for (StackSpec& s : pl.stacks) std::sort(s.fire.begin(), s.fire.end(), fire_less);
+    for (StackSpec& s : pl.stacks) std::sort(s.fires.begin(), s.fires.end(), fire_less);
     std::sort(pl.stacks.begin(), pl.stacks.end(), [](const StackSpec& a, const StackSpec& b) { return a.top < b.top; });
   }
   if (p.rogue.present && !p.rogue.known) std::sort(p.rogue.deck.begin(), p.rogue.deck.end());
@@ -191,7 +191,7 @@ Hunt::Hunt(const Position& p) {
         for (const StackSpec& st : p.players[j].stacks) {
           if (st.top != x) continue;
           int64_t robbed = 0;
-          for (const FireCard& fc : st.fire) robbed += fc.flames;
+          for (const FireCard& fc : st.fires) robbed += fc.flames;
           f[j] -= robbed;
           if (w != kRogue) f[w] += robbed;
         }
@@ -387,7 +387,7 @@ RoundEnd end_round(const Position& p, const State& s, const std::vector<PileCard
     for (const StackSpec& st : was.stacks) {
       if (e.winner != kNoOwner && e.winner != i && st.top == x) {
         pl.hand.push_back(st.top);  // loose: back to hand
-        won.insert(won.end(), st.fire.begin(), st.fire.end());
+        won.insert(won.end(), st.fires.begin(), st.fires.end());
       } else {
         pl.stacks.push_back(st);
       }

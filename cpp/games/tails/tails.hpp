@@ -33,7 +33,7 @@ struct FireCard {
 };
 struct StackSpec {
   int top = 0;
-  std::vector<FireCard> fire;
+  std::vector<FireCard> fires;
 };
 struct PlayerSpec {
   std::vector<int> hand, den, exhausted;

@@ -98,7 +98,7 @@ export function mount(root, game) {
     extra("exhausted", p.exhausted || []);
     if (p.bonfire != null) extra("bonfire", [p.bonfire]);
     for (const s of p.stacks || []) {
-      const flames = s.fire.reduce((a, f) => a + f.flames, 0);
+      const flames = s["fire"].reduce((a, f) => a + f.flames, 0);
       row.append(html("span", { class: "tails-label" }, `stack ${flames} flames`),
         html("span", { class: "tails-card" }, cardText(s.top)));
     }
@@ -111,8 +111,8 @@ export function mount(root, game) {
     ui.hintTable.replaceChildren();
     if (!p) return;
     ui.json.value = JSON.stringify(state.start, null, 1);
-    const fire = p.iguana[0];
-    let text = `Fire card: start ${fire.start}, ${fire.flames} flames · ${p.iguana.length} in the iguana pile`;
+    const top = p.iguana[0];
+    let text = `Fire card: start ${top.start}, ${top.flames} flames · ${p.iguana.length} in the iguana pile`;
     if (state.check?.start_number) text += ` · starting number ${state.check.start_number}`;
     if (state.round) {
       const w = state.round.winner;
