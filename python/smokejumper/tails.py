@@ -364,10 +364,7 @@ def check(position: PositionLike) -> CheckResult:
 
 
 def _hunt_position(position: PositionLike) -> Position:
-    p = load_position(position)
-    if p.phase == "choose":
-        raise InvalidPositionError("position.phase: a hunt position is needed here, not a choose position")
-    return p
+    return load_position(position)  # the core validates it, then asks for a hunt position
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HuntResult:
@@ -405,14 +402,17 @@ def _round(raw: dict[str, Any] | None) -> RoundResult | None:
                        next=None if raw["next"] is None else Position.from_native(raw["next"]))
 
 
-def replay(position: PositionLike, line: Sequence[Move | dict], rogue_draws: Sequence[int] = ()) -> ReplayResult:
+def replay(position: PositionLike, line: Sequence[Move | dict], rogue_draws: Sequence[int] | str = ()) -> ReplayResult:
     """Play the human moves of ``line`` in order, the Rogue by its script
     between them (a hidden deck's draws from ``rogue_draws``, in order);
     stops at the first illegal move. At the round's end, ``round`` gives
     the winner, the flames and the next round's choose position."""
-    p = _hunt_position(position)
+    p = load_position(position)
     moves = load_models(Move, line, "line")
-    raw = _native.replay(p.native(), [m.native() for m in moves], [int(d) for d in rogue_draws])
+    draws = [int(d) for d in rogue_draws.replace(",", " ").split()] if isinstance(rogue_draws, str) else rogue_draws
+    if len(draws) > 9 or not all(isinstance(d, int) and 1 <= d <= 9 for d in draws):
+        raise InvalidPositionError("rogue_draws: at most nine cards 1..9")
+    raw = _native.replay(p.native(), [m.native() for m in moves], [int(d) for d in draws])
     first: list[RogueTurn] = []
     steps: list[ReplayStep] = []
     k = 0
@@ -460,9 +460,7 @@ def choose(position: PositionLike, limit: Limit | None = None, *, control: Contr
     choosing uniformly at random, the hunt then played to its value; exact
     when the opponents' profiles are at most ``max_profiles``, else sampled
     (``samples`` profiles per choice, a 95% normal interval)."""
-    p = load_position(position)
-    if p.phase != "choose":
-        raise InvalidPositionError('position.phase: a choose position ("phase": "choose") is needed here')
+    p = load_position(position)  # the core validates it, then asks for a choose position
     raw = _native.choose(p.native(), max_profiles, samples, seed, *(limit or Limit()).native(), control)
     out = []
     for c in raw["choices"]:
@@ -632,8 +630,9 @@ ReplayRequest = request(
     "TailsReplayRequest", "A hunt position and the human moves to play from it.",
     [{"position": _HUNT_EXAMPLE, "line": [{"play": 4}, {"pass": True}], "rogue_draws": []}],
     position=(Position, ...), line=(list[Move], Field(max_length=MAX_LINE, description="Human moves in order")),
-    rogue_draws=(list[Number], Field(default_factory=list, max_length=9,
-                                     description="A hidden Rogue deck's draws, in order")))
+    rogue_draws=(list[Number] | Annotated[str, Field(max_length=40, pattern=r"^[1-9 ,]*$")],
+                 Field(default_factory=list, description="A hidden Rogue deck's draws in order: a list, "
+                                                         "or text such as \"5,8,3\" (the CLI's option)")))
 _DEAL_FIELDS: dict[str, Any] = dict(
     seed=(int, Field(ge=0, lt=2**64, description="Same seed, same deal")),
     players=(int, Field(3, ge=2, le=MAX_PLAYERS, description="Seats")),
