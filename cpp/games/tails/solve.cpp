@@ -41,12 +41,12 @@ Value Solver::value(const State& s) {
       if (budget_.stopped()) return {};
     }
   } else {
-    bool any = false;
-    for (Move m : hunt_.moves(s)) {
-      const Value c = value(hunt_.apply(s, m));
+    Move moves[3];
+    const int count = hunt_.moves(s, moves);
+    for (int i = 0; i < count; ++i) {
+      const Value c = value(hunt_.apply(s, moves[i]));
       if (budget_.stopped()) return {};
-      if (!any || c.flames[s.turn] > out.flames[s.turn]) out = c;
-      any = true;
+      if (i == 0 || c.flames[s.turn] > out.flames[s.turn]) out = c;
     }
   }
   table_.store(k, out, budget_.nodes() - before);

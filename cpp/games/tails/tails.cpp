@@ -206,15 +206,21 @@ bool Hunt::playable(const State& s, int card) const {
   return card == succ(s.top_value);
 }
 
-std::vector<Move> Hunt::moves(const State& s) const {
-  std::vector<Move> out;
-  if (s.over != Over::kNo || s.turn == kRogue) return out;
-  out.push_back(0);
+int Hunt::moves(const State& s, Move out[3]) const {
+  if (s.over != Over::kNo || s.turn == kRogue) return 0;
+  int count = 0;
+  out[count++] = 0;
   const uint16_t hand = s.hand[s.turn];
   const int number = s.top_owner == kNoOwner ? start_number(s) : succ(s.top_value);
-  if (hand & (1u << number)) out.push_back(number);
-  if (s.top_owner != kNoOwner && !s.top_trick && (hand & (1u << kTrick))) out.push_back(kTrick);
-  return out;
+  if (hand & (1u << number)) out[count++] = number;
+  if (s.top_owner != kNoOwner && !s.top_trick && (hand & (1u << kTrick))) out[count++] = kTrick;
+  return count;
+}
+
+std::vector<Move> Hunt::moves(const State& s) const {
+  Move m[3];
+  const int count = moves(s, m);
+  return std::vector<Move>(m, m + count);
 }
 
 bool Hunt::legal(const State& s, Move m, std::string* why) const {

@@ -119,6 +119,8 @@ class Hunt {
   // Human moves at a human turn, canonical order; none when over or at
   // the Rogue's turn.
   std::vector<Move> moves(const State& s) const;
+  // The same into `out` (at most three), without allocating: the search's.
+  int moves(const State& s, Move out[3]) const;
   bool legal(const State& s, Move m, std::string* why) const;
   State apply(const State& s, Move m, StepReport* report = nullptr) const;
   // The Rogue's turn needs a draw from a hidden deck of two or more cards.

@@ -33,7 +33,7 @@ const TEMPLATE = `
     <button type="button" data-ref="hint">Hint</button>
     <button type="button" data-ref="undo">Undo</button>
   </div>
-  <div class="status" data-ref="status"></div>
+  <div class="status-bar" data-ref="status"></div>
   <div class="tails-table" data-ref="table"></div>
   <table class="tails-hint small" data-ref="hintTable"></table>
   <details><summary>Position JSON</summary>
