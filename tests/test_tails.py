@@ -328,6 +328,23 @@ def test_bad_positions_are_refused_naming_the_field(position: dict, needle: str)
     assert needle in str(e.value) and "\n" not in str(e.value), str(e.value)
 
 
+_TWO = {"players": [{"hand": [1]}, {"hand": []}], "iguana": [{"start": 1, "flames": 2}]}
+
+
+@pytest.mark.parametrize("fields, needle", [
+    ({"turn": 0, "lap": 2**31}, "position.lap"),  # found by the fuzzer: past the core's 32-bit int, a cast error
+    ({"turn": 2**31}, "position.turn"),
+    ({"turn": -2**63}, "position.turn"),
+    ({"turn": 0, "start_number": 2**40}, "position.start_number"),
+    ({"phase": "choose", "hero": 2**32}, "position.hero"),
+    ({"phase": "choose", "hero": -1}, "position.hero"),
+])
+def test_numbers_past_the_cores_ints_are_refused_naming_the_field(fields: dict, needle: str):
+    with pytest.raises(InvalidPositionError) as e:
+        tails.check(_TWO | fields)
+    assert str(e.value).startswith(needle), str(e.value)
+
+
 def test_a_decided_position_has_no_moves():
     position = {"players": [{"hand": [5]}, {"hand": [6]}], "turn": 0, "discard": [{"owner": 0, "card": 4}],
                 "iguana": [{"start": 4, "flames": 3}]}

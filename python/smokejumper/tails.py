@@ -140,6 +140,15 @@ class Position(BaseModel):
             raise InvalidPositionError("position.hero: only a choose position has a hero")
         if self.first >= n:
             raise InvalidPositionError(f"position.first: no seat {self.first}")
+        # Bounded here, before the core's 32-bit fields could read a huge number.
+        if isinstance(self.turn, int) and not 0 <= self.turn < n:
+            raise InvalidPositionError(f"position.turn: no seat {self.turn}")
+        if self.hero is not None and not 0 <= self.hero < n:
+            raise InvalidPositionError(f"position.hero: no seat {self.hero}")
+        if self.lap is not None and not 0 <= self.lap <= 8:
+            raise InvalidPositionError(f"position.lap: must be 0..8, got {self.lap}")
+        if self.start_number is not None and not 1 <= self.start_number <= 9:
+            raise InvalidPositionError(f"position.start_number: must be 1..9, got {self.start_number}")
         for i, s in enumerate(self.iguana):
             for name, v, lo, hi in (("start", s.start, 1, 9), ("flames", s.flames, 0, MAX_FLAMES)):
                 if not lo <= v <= hi:
