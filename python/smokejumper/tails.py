@@ -263,7 +263,7 @@ class HuntMove(BaseModel):
     winner: dict[str, str] | None = Field(description="The chance of each winner: seats, \"rogue\", \"none\"")
 
 
-class HuntResult(BaseModel):
+class SolveResult(BaseModel):
     """The open-hand hunt value (backward induction, ties to the canonical
     first move, the hidden Rogue deck averaged)."""
 
@@ -376,7 +376,7 @@ def _hunt_position(position: PositionLike) -> Position:
     return load_position(position)  # the core validates it, then asks for a hunt position
 
 
-def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HuntResult:
+def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> SolveResult:
     """The hunt value with open hands: every seat's flames after the round,
     each winner's chance, every legal move's value, the best move and the line."""
     p = _hunt_position(position)
@@ -386,7 +386,7 @@ def solve(position: PositionLike, limit: Limit | None = None, *, control: Contro
     if raw["winner"] is not None and isinstance(turn, int):
         share = Fraction(raw["winner"][str(turn)])
         verdict = "win" if share == 1 else "loss" if share == 0 else "unknown"
-    return HuntResult(
+    return SolveResult(
         turn=turn, flames=raw["flames"], winner=raw["winner"], verdict=verdict,
         moves=[HuntMove(move=Move.of(m["move"]), flames=m["flames"], winner=m["winner"]) for m in raw["moves"]],
         best=None if raw["best"] is None else Move.of(raw["best"]),
@@ -666,7 +666,7 @@ AnalyseRequest = request(
     limit=(LimitRequest | None, Field(None, description="For each hunt search")))
 
 
-def _hunt_text(_req: object, r: HuntResult) -> str:
+def _hunt_text(_req: object, r: SolveResult) -> str:
     lines = [f"seat to move: {r.turn}; flames after the round: {r.flames}; winner: {r.winner}"]
     for m in r.moves:
         mark = "*" if r.best is not None and m.move == r.best else " "
@@ -725,10 +725,10 @@ GAME = Game(
     move_text=move_text,
     operations=operations(
         Operation("solve", "The open-hand hunt value: every seat's flames, the best move and the line", "search",
-                  SearchRequest, HuntResult, lambda q, limit, control: solve(q.position, limit, control=control),
+                  SearchRequest, SolveResult, lambda q, limit, control: solve(q.position, limit, control=control),
                   _hunt_text),
         Operation("hint", "Every legal move with its value (open hands), the best marked", "search",
-                  SearchRequest, HuntResult, lambda q, limit, control: hint(q.position, limit, control=control),
+                  SearchRequest, SolveResult, lambda q, limit, control: hint(q.position, limit, control=control),
                   _hunt_text),
         Operation("choose", "Each 3-card choice's expected flames against random opponents' choices", "search",
                   ChooseRequest, ChooseResult,

@@ -25,7 +25,7 @@ def steps(check: tails.CheckResult) -> list[dict]:
     return [m.model_dump(mode="json") for m in check.moves]
 
 
-def hint_steps(hint: tails.HuntResult) -> list[dict]:
+def hint_steps(hint: tails.SolveResult) -> list[dict]:
     return [m.move.model_dump(mode="json") for m in hint.moves]
 
 
