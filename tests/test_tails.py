@@ -345,6 +345,14 @@ def test_numbers_past_the_cores_ints_are_refused_naming_the_field(fields: dict, 
     assert str(e.value).startswith(needle), str(e.value)
 
 
+@pytest.mark.parametrize("card", [0, 10, -5, 2**31])
+def test_a_move_playing_no_card_is_refused(card: int):
+    """0 and 10 would read as a pass and the trickster inside the core, 2**31 would fail its int cast."""
+    with pytest.raises(InvalidPositionError) as e:
+        tails.replay(_TWO | {"turn": 0}, [{"play": card}])
+    assert str(e.value).startswith("line[0]") and '1..9 or "+1"' in str(e.value), str(e.value)
+
+
 def test_a_decided_position_has_no_moves():
     position = {"players": [{"hand": [5]}, {"hand": [6]}], "turn": 0, "discard": [{"owner": 0, "card": 4}],
                 "iguana": [{"start": 4, "flames": 3}]}

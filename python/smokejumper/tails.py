@@ -230,6 +230,9 @@ class Move(BaseModel):
     def _one(self) -> Move:
         if (self.play is None) == (self.pass_ is None) or self.pass_ is False:
             raise ValueError('a move is {"play": card} or {"pass": true}')
+        # Else 0 would read as a pass and 10 as the trickster inside the core.
+        if isinstance(self.play, int) and not 1 <= self.play <= 9:
+            raise ValueError(f'play: a card is 1..9 or "+1", got {self.play}')
         return self
 
     @model_serializer
