@@ -175,6 +175,34 @@ def test_the_choice_samples_past_its_exact_cap_with_an_interval():
         assert c.estimate.ci95[0] <= c.estimate.value <= c.estimate.ci95[1]
 
 
+def test_a_rogue_choice_past_its_limit_is_sampled_and_its_intervals_hold_the_exact_values():
+    position = {"players": [{"hand": [1, 2, 4, 6, "+1"], "bonfire": 9,
+                             "stacks": [{"top": 5, "fire": [{"start": 2, "flames": 2}]}]},
+                            {"hand": [3, 5, 7, 8, 9], "bonfire": 1}],
+                "first": 0, "phase": "choose", "hero": 0, "iguana": [{"start": 2, "flames": 3}],
+                "rogue": {"deck": [2, 4, 6, 8, 9]}}
+    exact = tails.choose(position)
+    assert exact.exact and exact.sampled_by is None
+    want = {tuple(c.cards): Fraction(c.expected_flames) for c in exact.choices}
+    nodes = exact.stats.nodes // 2  # the enumeration, priced by its first hunt, does not fit
+    got = tails.choose(position, Limit(nodes=nodes), seed=5)
+    assert not got.exact and got.sampled_by == "limit" and got.profiles == 10
+    assert got.stats.nodes <= nodes and got.stats.stopped_by == "nodes"
+    for c in got.choices:
+        assert c.expected_flames is None and c.estimate is not None and c.estimate.n >= 1
+        assert c.estimate.ci95[0] <= want[tuple(c.cards)] <= c.estimate.ci95[1], c
+    assert [c.estimate.value for c in got.choices] == sorted((c.estimate.value for c in got.choices), reverse=True)
+    assert tails.choose(position, Limit(nodes=nodes), seed=5).choices == got.choices  # seeded: the same again
+
+
+def test_a_full_rogue_choice_answers_within_its_node_limit():
+    position = tails.deal(3, players=2).position  # two seats, the Rogue's nine cards hidden: ~1M nodes a hunt
+    got = tails.choose(position, Limit(nodes=2_500_000))
+    assert got.stats.nodes <= 2_500_000 and got.stats.stopped_by == "nodes"
+    assert not got.exact and got.sampled_by == "limit" and len(got.choices) == 84
+    assert all(c.estimate.n == 1 for c in got.choices if c.estimate is not None)
+
+
 # ------------------------------------------------------------ whole games
 
 

@@ -335,11 +335,15 @@ class DealResult(BaseModel):
 class ChoiceValue(BaseModel):
     cards: list[Card]
     expected_flames: str | None = Field(description="Exact expected flames \"p/q\" (exact answers)")
-    estimate: Estimate | None = Field(description="Sampled: the mean over opponents' sampled choices")
+    estimate: Estimate | None = Field(description="Sampled: the mean over opponents' sampled choices, each hunt "
+                                                   "exact, with a 95% Hoeffding interval")
 
 
 class ChooseResult(BaseModel):
     exact: bool = Field(description="Every opponents' choice enumerated (else sampled)")
+    sampled_by: Literal["max_profiles", "limit"] | None = Field(
+        description="Why the answer was sampled: more profiles than max_profiles, or more hunts than the limit "
+                    "could pay for (priced by the first); null when exact")
     profiles: int = Field(description="Opponents' choice profiles per choice of the hero (0: too many to count)")
     choices: list[ChoiceValue] = Field(description="Best first; those a limit left unvalued last")
     best: list[Card] | None
@@ -470,8 +474,10 @@ def choose(position: PositionLike, limit: Limit | None = None, *, control: Contr
            max_profiles: int = 20_000, samples: int = 200, seed: int = 1) -> ChooseResult:
     """The hero's every 3-card choice with its expected flames, opponents
     choosing uniformly at random, the hunt then played to its value; exact
-    when the opponents' profiles are at most ``max_profiles``, else sampled
-    (``samples`` profiles per choice, a 95% normal interval)."""
+    when the opponents' profiles are at most ``max_profiles`` and the limit
+    can pay for every hunt (priced by the first), else sampled: up to
+    ``samples`` seeded profiles, each valued against every choice, until the
+    limit; each choice's mean comes with a 95% Hoeffding interval."""
     p = load_position(position)  # the core validates it, then asks for a choose position
     raw = _native.choose(p.native(), max_profiles, samples, seed, *(limit or Limit()).native(), control)
     out = []
@@ -485,7 +491,7 @@ def choose(position: PositionLike, limit: Limit | None = None, *, control: Contr
             out.append(ChoiceValue(cards=cards, expected_flames=None,
                                    estimate=Estimate(value=c["mean"], ci95=(c["lo"], c["hi"]), n=c["samples"])))
     done = [c for c, r in zip(out, raw["choices"]) if r["done"]]
-    return ChooseResult(exact=raw["exact"], profiles=raw["profiles"], choices=out,
+    return ChooseResult(exact=raw["exact"], sampled_by=raw["sampled_by"], profiles=raw["profiles"], choices=out,
                         best=done[0].cards if done else None, stats=Stats.model_validate(raw["stats"]))
 
 
@@ -698,7 +704,8 @@ def _position_text(_req: object, r: Any) -> str:
 
 
 def _choose_text(_req: object, r: ChooseResult) -> str:
-    lines = [f"{'exact' if r.exact else 'sampled'} over {r.profiles} opponents' profiles"]
+    how = "exact" if r.exact else f"sampled ({'past max_profiles' if r.sampled_by == 'max_profiles' else 'for the limit'})"
+    lines = [f"{how} over {r.profiles} opponents' profiles"]
     for c in r.choices:
         value = c.expected_flames if c.expected_flames else (
             f"{c.estimate.value:.3f} [{c.estimate.ci95[0]:.3f}, {c.estimate.ci95[1]:.3f}]" if c.estimate else "-")

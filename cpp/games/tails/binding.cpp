@@ -293,6 +293,8 @@ SMOKEJUMPER_GAME(tails, "Tails on Fire: open-hand hunts, the 3-card choice, the 
         }
         py::dict d;
         d["exact"] = a.exact;
+        d["sampled_by"] = a.sampled_by == SampledBy::kNone ? py::object(py::none())
+                          : py::object(py::str(a.sampled_by == SampledBy::kProfiles ? "max_profiles" : "limit"));
         d["profiles"] = a.profiles;
         d["choices"] = choices;
         d["stats"] = solve_stats(a.stats);

@@ -133,6 +133,18 @@ bool cards_less(const std::vector<int>& a, const std::vector<int>& b) {
   return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
 }
 
+uint16_t bits_of(const std::vector<int>& cards) {
+  uint16_t b = 0;
+  for (int c : cards) b = static_cast<uint16_t>(b | (1u << c));
+  return b;
+}
+
+// A sampled choice's running sums.
+struct Tally {
+  double total = 0;
+  uint64_t n = 0;
+};
+
 }  // namespace
 
 ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples, uint64_t seed,
@@ -153,38 +165,47 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
     if (profiles > (1ull << 40)) overflow = true;
     else profiles *= options[i].size();
   }
+  const size_t count = options[hero].size();
   ChoiceAnswer out;
   out.exact = !overflow && profiles <= max_profiles;
+  out.sampled_by = out.exact ? SampledBy::kNone : SampledBy::kProfiles;
   out.profiles = overflow ? 0 : profiles;
   std::vector<std::vector<int>> chosen(n);
   for (int i = 0; i < n; ++i) chosen[i] = options[i][0];
   const Hunt hunt(hunt_from_choice(p, chosen));
   Budget budget(limits, control);
   Solver solver(hunt, budget, table_bytes(limits));
-  State base = hunt.initial();
-  auto bits = [](const std::vector<int>& cards) {
-    uint16_t b = 0;
-    for (int c : cards) b = static_cast<uint16_t>(b | (1u << c));
-    return b;
-  };
-  Rng rng(seed);
-  for (const std::vector<int>& mine : options[hero]) {
-    ChoiceValue cv;
-    cv.cards = mine;
-    State s = base;
-    s.hand[hero] = bits(mine);
-    if (out.exact) {
+  State s = hunt.initial();
+  std::vector<ChoiceValue> values(count);
+  for (size_t c = 0; c < count; ++c) values[c].cards = options[hero][c];
+
+  if (out.exact) {
+    // One hunt first, to price the enumeration: choices x profiles hunts
+    // like it. When that would pass the node or time limit, sample instead,
+    // so that every choice gets a value (with an interval) within the limit.
+    s.hand[hero] = bits_of(options[hero][0]);
+    for (int i = 0; i < n; ++i)
+      if (i != hero) s.hand[i] = bits_of(options[i][0]);
+    solver.value(s);
+    const double hunts = static_cast<double>(count) * static_cast<double>(profiles);
+    if (!budget.stopped() && (static_cast<double>(budget.nodes()) * hunts > static_cast<double>(limits.max_nodes) ||
+                              budget.seconds() * hunts > limits.max_seconds)) {
+      out.exact = false;
+      out.sampled_by = SampledBy::kLimit;
+    }
+  }
+  if (out.exact) {
+    for (size_t c = 0; c < count && !budget.stopped(); ++c) {
+      ChoiceValue& cv = values[c];
+      s.hand[hero] = bits_of(cv.cards);
       std::vector<size_t> index(n, 0);
       int64_t sum = 0;
-      bool done = true;
-      for (uint64_t k = 0; k < profiles; ++k) {
+      uint64_t k = 0;
+      for (; k < profiles; ++k) {
         for (int i = 0; i < n; ++i)
-          if (i != hero) s.hand[i] = bits(options[i][index[i]]);
+          if (i != hero) s.hand[i] = bits_of(options[i][index[i]]);
         const Value v = solver.value(s);
-        if (budget.stopped()) {
-          done = false;
-          break;
-        }
+        if (budget.stopped()) break;
         sum += v.flames[hero];
         for (int i = 0; i < n; ++i) {  // the next profile, mixed radix
           if (i == hero) continue;
@@ -192,47 +213,52 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
           index[i] = 0;
         }
       }
-      if (done) {
-        cv.done = true;
-        int64_t den = kDen * static_cast<int64_t>(profiles);
-        const int64_t g = std::gcd(sum, den);
-        cv.num = sum / g;
-        cv.den = den / g;
-        cv.mean = static_cast<double>(sum) / static_cast<double>(den);
-        cv.lo = cv.hi = cv.mean;
-        cv.samples = profiles;
-      }
-    } else {
-      double total = 0, squares = 0;
-      uint64_t taken = 0;
-      for (; taken < samples; ++taken) {
-        for (int i = 0; i < n; ++i)
-          if (i != hero) s.hand[i] = bits(options[i][rng.below(options[i].size())]);
+      if (k < profiles) break;
+      cv.done = true;
+      const int64_t den = kDen * static_cast<int64_t>(profiles);
+      const int64_t g = std::gcd(sum, den);
+      cv.num = sum / g;
+      cv.den = den / g;
+      cv.mean = static_cast<double>(sum) / static_cast<double>(den);
+      cv.lo = cv.hi = cv.mean;
+      cv.samples = profiles;
+    }
+  } else {
+    // Sample k draws one opponents' profile from the seeded stream and
+    // values every choice against it (common draws: the choices' means
+    // differ by the choices, not by luck), so a limit leaves every choice
+    // with k or k+1 samples, and the same seed gives the same answer.
+    std::vector<Tally> tally(count);
+    Rng rng(seed);
+    for (uint64_t k = 0; k < samples && !budget.stopped(); ++k) {
+      for (int i = 0; i < n; ++i)
+        if (i != hero) s.hand[i] = bits_of(options[i][rng.below(options[i].size())]);
+      for (size_t c = 0; c < count; ++c) {
+        s.hand[hero] = bits_of(values[c].cards);
         const Value v = solver.value(s);
         if (budget.stopped()) break;
-        const double x = static_cast<double>(v.flames[hero]) / static_cast<double>(kDen);
-        total += x;
-        squares += x * x;
-      }
-      if (taken == samples && taken > 0) {
-        cv.done = true;
-        cv.samples = taken;
-        cv.mean = total / static_cast<double>(taken);
-        const double var = taken > 1 ? std::max(0.0, (squares - total * cv.mean) / static_cast<double>(taken - 1)) : 0;
-        const double half = 1.96 * std::sqrt(var / static_cast<double>(taken));
-        cv.lo = cv.mean - half;
-        cv.hi = cv.mean + half;
+        tally[c].total += static_cast<double>(v.flames[hero]) / static_cast<double>(kDen);
+        ++tally[c].n;
       }
     }
-    out.choices.push_back(cv);
-    if (budget.stopped()) break;
+    // Hoeffding's 95% interval from the range of the hero's flames after
+    // the round: it holds for any number of samples (a normal interval on a
+    // few samples, all alike, would claim a width of zero).
+    double low = 0, high = 0;
+    hunt.flames_range(hero, &low, &high);
+    for (size_t c = 0; c < count; ++c) {
+      if (tally[c].n == 0) continue;
+      ChoiceValue& cv = values[c];
+      cv.done = true;
+      cv.samples = tally[c].n;
+      cv.mean = tally[c].total / static_cast<double>(cv.samples);
+      const double half = (high - low) * std::sqrt(std::log(2 / 0.05) / (2 * static_cast<double>(cv.samples)));
+      cv.lo = std::max(low, cv.mean - half);
+      cv.hi = std::min(high, cv.mean + half);
+    }
   }
-  // Choices not reached under the limit are listed too, without a value.
-  for (size_t k = out.choices.size(); k < options[hero].size(); ++k) {
-    ChoiceValue cv;
-    cv.cards = options[hero][k];
-    out.choices.push_back(cv);
-  }
+  out.choices = std::move(values);
+  // Best first; choices a limit left without a value last.
   const bool exact = out.exact;
   std::stable_sort(out.choices.begin(), out.choices.end(), [exact](const ChoiceValue& a, const ChoiceValue& b) {
     if (a.done != b.done) return a.done;

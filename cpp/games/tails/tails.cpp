@@ -323,6 +323,19 @@ Value Hunt::terminal(const State& s) const {
   return v;
 }
 
+void Hunt::flames_range(int seat, double* low, double* high) const {
+  int64_t lo = base_[seat], hi = base_[seat];
+  for (int w = 0; w <= kRogue; ++w) {
+    if (w >= n_ && w != kRogue) continue;
+    for (int x = 1; x <= 9; ++x) {
+      lo = std::min(lo, flames_after_[w][x][seat]);
+      hi = std::max(hi, flames_after_[w][x][seat]);
+    }
+  }
+  *low = static_cast<double>(lo);
+  *high = static_cast<double>(hi);
+}
+
 Key128 Hunt::key(const State& s) const {
   Key128 k;
   for (int i = 0; i < kMaxPlayers; ++i) k.lo |= static_cast<uint64_t>(s.hand[i] >> 1) << (10 * i);

@@ -131,6 +131,8 @@ class Hunt {
   Value terminal(const State& s) const;
   Key128 key(const State& s) const;
   bool playable(const State& s, int card) const;
+  // The least and the most flames `seat` can have after the round.
+  void flames_range(int seat, double* low, double* high) const;
 
  private:
   void next_turn(State& s) const;
@@ -240,8 +242,11 @@ struct ChoiceValue {
   uint64_t samples = 0;
   bool done = false;
 };
+// Why a choice was sampled rather than enumerated.
+enum class SampledBy : uint8_t { kNone, kProfiles, kLimit };
 struct ChoiceAnswer {
   bool exact = true;  // every opponents' profile enumerated
+  SampledBy sampled_by = SampledBy::kNone;  // past max_profiles, or the limit could not pay for them all
   uint64_t profiles = 0;  // opponents' profiles per choice
   std::vector<ChoiceValue> choices;  // best first
   SolveStats stats;
