@@ -197,10 +197,13 @@ def test_a_rogue_choice_past_its_limit_is_sampled_and_its_intervals_hold_the_exa
 
 def test_a_full_rogue_choice_answers_within_its_node_limit():
     position = tails.deal(3, players=2).position  # two seats, the Rogue's nine cards hidden: ~1M nodes a hunt
-    got = tails.choose(position, Limit(nodes=2_500_000))
-    assert got.stats.nodes <= 2_500_000 and got.stats.stopped_by == "nodes"
+    got = tails.choose(position, Limit(nodes=1_500_000))
+    assert got.stats.nodes <= 1_500_000 and got.stats.stopped_by == "nodes"
     assert not got.exact and got.sampled_by == "limit" and len(got.choices) == 84
     assert all(c.estimate.n == 1 for c in got.choices if c.estimate is not None)
+    # A limit that cannot pay even for the first hunt: nothing valued, and not called exact.
+    got = tails.choose(position, Limit(nodes=1000))
+    assert not got.exact and got.sampled_by == "limit" and got.best is None and got.stats.nodes <= 1000
 
 
 # ------------------------------------------------------------ whole games

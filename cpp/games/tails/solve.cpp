@@ -188,8 +188,8 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
       if (i != hero) s.hand[i] = bits_of(options[i][0]);
     solver.value(s);
     const double hunts = static_cast<double>(count) * static_cast<double>(profiles);
-    if (!budget.stopped() && (static_cast<double>(budget.nodes()) * hunts > static_cast<double>(limits.max_nodes) ||
-                              budget.seconds() * hunts > limits.max_seconds)) {
+    if (budget.stopped() || static_cast<double>(budget.nodes()) * hunts > static_cast<double>(limits.max_nodes) ||
+        budget.seconds() * hunts > limits.max_seconds) {
       out.exact = false;
       out.sampled_by = SampledBy::kLimit;
     }
