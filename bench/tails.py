@@ -42,13 +42,13 @@ def hunts(deals: int, seconds: float) -> None:
 
 def choices(seconds: float) -> None:
     print(f"\n## The 3-card choice of seat 0 in the first round (limit {seconds:g} s)\n")
-    print("| seats | Rogue | exact | profiles per choice | choices valued | seconds |")
+    print("| seats | Rogue | exact, or sampled by | profiles per choice | choices valued | seconds |")
     print("| ---: | --- | --- | ---: | ---: | ---: |")
     for players, samples in ((4, 20), (5, 10), (6, 5), (2, 3)):
         position = tails.deal(1, players=players).position
         r = tails.choose(position, Limit(seconds=seconds, memory_mb=2048), samples=samples)
         valued = sum(1 for c in r.choices if c.expected_flames or c.estimate)
-        print(f"| {players} | {'hidden' if position.rogue else '-'} | {r.exact} | {r.profiles:,} | "
+        print(f"| {players} | {'hidden' if position.rogue else '-'} | {r.sampled_by or 'exact'} | {r.profiles:,} | "
               f"{valued}/{len(r.choices)} | {r.stats.seconds:.1f} |", flush=True)
     # small hands: exact
     small = {"players": [{"hand": [1, 2, 3, 4, 5]}, {"hand": [3, 4, 5, 6]}, {"hand": [5, 6, 7, 8]}],
