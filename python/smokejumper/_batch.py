@@ -1,20 +1,28 @@
 """The batch behind every game's ``analyse``: solve the positions of a range
-of seeds on threads (the C++ core releases the GIL), keep the results in
-seed order, and count the verdicts."""
+of seeds on an engine (threads here, the C++ core releasing the GIL; or a
+Dask cluster in chunks of seeds), keep the results in seed order, and count
+the verdicts. The seeds are independent, so the results are the same on
+any engine, thread count and chunking."""
 
 from __future__ import annotations
 
 import os
 import statistics
+import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
 from smokejumper._core import Control
 from smokejumper.stats import wilson_interval
 
 MAX_COUNT = 1_000_000
 MAX_WORKERS = 256
+MAX_CHUNK = 100_000
+# A chunk is about this much work: scheduling one costs milliseconds, so
+# the cluster's share of the time stays small; and a stopped run loses little.
+CHUNK_SECONDS = 2.0
+EXTRA = "pip install 'smokejumper[batch]'"
 
 
 class Verdict(Protocol):
@@ -23,7 +31,7 @@ class Verdict(Protocol):
     seconds: float
 
 
-T = TypeVar("T", bound=Verdict)
+T = TypeVar("T")
 
 
 def seeds(count: int, seed: int, what: str) -> range:
@@ -35,34 +43,174 @@ def seeds(count: int, seed: int, what: str) -> range:
     return range(seed, seed + count)
 
 
-def thread_count(workers: int | None) -> int:
-    """``workers``, checked; None means every core."""
+def thread_count(workers: int | None, client: Any = None) -> int:
+    """``workers``, checked; None means every core. On a Dask cluster
+    (``client``, as :func:`run` takes it), the cluster's threads."""
+    engine = Engine.of(client)
+    if engine.client is not None:
+        return engine.threads()
     workers = (os.cpu_count() or 1) if workers is None else workers
     if not 1 <= workers <= MAX_WORKERS:
         raise ValueError(f"workers must be 1..{MAX_WORKERS}, got {workers}")
     return workers
 
 
+def needs(module: str, what: str) -> Any:
+    """``module`` imported, or a clear error naming the extra that brings it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(f"{what} needs {module}, which is not installed: {EXTRA}") from None
+
+
+@dataclass
+class Engine:
+    """Where a batch runs and what it keeps.
+
+    - ``client``: a ``distributed.Client`` (the seeds run on its cluster, in
+      chunks), or None (threads on this machine).
+    - ``chunk``: seeds per chunk; None sizes chunks to about
+      ``CHUNK_SECONDS`` of work from the chunks done so far.
+    - ``done``: results already known by seed (a resumed run); only the
+      other seeds run.
+    - ``keep``: called with each chunk's results once they are final (never
+      with results a stop may have cut short), so a stopped run can resume.
+    """
+
+    client: Any = None
+    chunk: int | None = None
+    done: Mapping[int, Any] = field(default_factory=dict)
+    keep: Callable[[list[Any]], None] | None = None
+    chunks_run: int = 0  # chunks this engine ran (kept, locally)
+
+    def __post_init__(self) -> None:
+        if self.chunk is not None and not 1 <= self.chunk <= MAX_CHUNK:
+            raise ValueError(f"chunk must be 1..{MAX_CHUNK} seeds, got {self.chunk}")
+
+    @classmethod
+    def of(cls, client: Any) -> Engine:
+        """An Engine from what ``analyse(client=...)`` takes: None, a
+        ``distributed.Client`` or an Engine."""
+        return client if isinstance(client, Engine) else cls(client=client)
+
+    def threads(self) -> int:
+        return max(1, sum(self.client.nthreads().values()))
+
+
 def run(one: Callable[[int, Control], T], seed_range: range, workers: int,
-        progress: Callable[[int, int], None] | None = None, control: Control | None = None) -> list[T]:
-    """``one(seed, control)`` for every seed on ``workers`` threads, in seed
-    order; ``control`` (default: a new one) is every solve's. If anything
-    interrupts the batch (Ctrl-C, a progress callback that raises), the
-    running solves are stopped through it and the queued ones dropped, so
-    the error surfaces at once."""
+        progress: Callable[[int, int], None] | None = None, control: Control | None = None,
+        client: Any = None) -> list[T]:
+    """``one(seed, control)`` for every seed, in seed order: on ``workers``
+    threads here, or on a Dask cluster when ``client`` is a
+    ``distributed.Client`` (or an :class:`Engine` with one). ``control``
+    (default: a new one) is every local solve's. If anything interrupts the
+    batch (Ctrl-C, a progress callback that raises, a stop), the running
+    solves are stopped (locally) or cancelled (on a cluster) and the queued
+    ones dropped, so the error surfaces at once."""
+    engine = Engine.of(client)
     control = control or Control()
-    results: list[T] = []
+    results = {s: engine.done[s] for s in seed_range if s in engine.done}
+    todo = [s for s in seed_range if s not in results]
+    total = len(seed_range)
+    if progress and results:
+        progress(len(results), total)
+    if todo:
+        run_on = _run_dask if engine.client is not None else _run_local
+        run_on(one, todo, workers, engine, control, results, lambda: progress and progress(len(results), total))
+    return [results[s] for s in seed_range]
+
+
+def _run_local(one: Callable[[int, Control], T], todo: list[int], workers: int, engine: Engine, control: Control,
+               results: dict[int, T], done_one: Callable[[], Any]) -> None:
+    pending: list[T] = []
+    last_kept = time.monotonic()
+
+    def keep() -> None:
+        nonlocal pending, last_kept
+        # A result taken after a stop may be cut short by it: never kept.
+        if engine.keep and pending and not control.stopped:
+            engine.keep(pending)
+            engine.chunks_run += 1
+        pending, last_kept = [], time.monotonic()
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
         try:
-            for result in pool.map(lambda s: one(s, control), seed_range):
-                results.append(result)
-                if progress:
-                    progress(len(results), len(seed_range))
+            for seed, result in zip(todo, pool.map(lambda s: one(s, control), todo)):
+                results[seed] = result
+                pending.append(result)
+                if len(pending) == engine.chunk or (engine.chunk is None
+                                                    and time.monotonic() - last_kept >= CHUNK_SECONDS):
+                    keep()
+                done_one()
+            keep()
         except BaseException:
+            keep()
             control.stop()
             pool.shutdown(wait=True, cancel_futures=True)
             raise
-    return results
+
+
+def _chunk(one: Callable[[int, Control], T], chunk_seeds: list[int]) -> tuple[list[T], float]:
+    """One chunk on a Dask worker, on one of its threads: its results and its wall time."""
+    start = time.perf_counter()
+    control = Control()
+    return [one(s, control) for s in chunk_seeds], time.perf_counter() - start
+
+
+def _run_dask(one: Callable[[int, Control], T], todo: list[int], _workers: int, engine: Engine, control: Control,
+              results: dict[int, T], done_one: Callable[[], Any]) -> None:
+    distributed = needs("distributed", "the dask engine")
+    client = engine.client
+    threads = engine.threads()
+    # Twice the threads in flight: none idles while a result travels back,
+    # and later chunks are sized from the earlier ones' times.
+    in_flight = 2 * threads
+    futures: dict[Any, list[int]] = {}
+    finished = distributed.as_completed()
+    next_seed, seeds_done, seconds_done = 0, 0, 0.0
+
+    def size() -> int:
+        if engine.chunk is not None:
+            return engine.chunk
+        if seeds_done == 0:
+            return 1  # the first wave measures a seed's cost
+        per_seed = max(seconds_done / seeds_done, 1e-6)
+        spread = -(-(len(todo) - next_seed) // threads)  # the last chunks still share the threads
+        return max(1, min(round(CHUNK_SECONDS / per_seed), spread, MAX_CHUNK))
+
+    def submit() -> None:
+        nonlocal next_seed
+        while len(futures) < in_flight and next_seed < len(todo):
+            chunk_seeds = todo[next_seed:next_seed + size()]
+            next_seed += len(chunk_seeds)
+            future = client.submit(_chunk, one, chunk_seeds, pure=False)
+            futures[future] = chunk_seeds
+            finished.add(future)
+
+    try:
+        submit()
+        while futures:
+            if control.stopped:
+                raise InterruptedError(f"the batch was stopped with {len(results)} seeds done")
+            if not finished.has_ready():
+                time.sleep(0.02)  # polls, so that a stop is seen while chunks run
+                continue
+            for future in finished.next_batch(block=False):
+                chunk_seeds = futures.pop(future)
+                chunk_results, seconds = future.result()
+                seeds_done += len(chunk_seeds)
+                seconds_done += seconds
+                results.update(zip(chunk_seeds, chunk_results))
+                if engine.keep:
+                    engine.keep(chunk_results)
+                engine.chunks_run += 1
+                done_one()
+            submit()
+    except BaseException:
+        client.cancel(list(futures))
+        raise
 
 
 @dataclass(frozen=True)

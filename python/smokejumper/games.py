@@ -48,6 +48,12 @@ class Operation:
       the request's fields as query parameters.
     - ``batch``: many searches, each under the limit: the CLI's, not served
       (a request would outlast any cap).
+
+    A ``chunked`` batch is one result per seed of a range (its response's
+    ``results``, each with its ``seed``, ``nodes``, ``seconds`` and
+    ``stopped_by``); its call also takes ``client=``, the engine it runs on
+    (see smokejumper.batch), so it runs on a Dask cluster, resumes and
+    writes its table in the same way for every game.
     """
 
     name: str
@@ -65,6 +71,8 @@ class Operation:
     # Why an answer fails its caller (the CLI's exit status and message):
     # (0, None) for a good one.
     outcome: Callable[[Any, Any], tuple[int, str | None]] | None = None
+    # A batch over seeds, on any engine (above).
+    chunked: bool = False
 
     @property
     def takes_limit(self) -> bool:

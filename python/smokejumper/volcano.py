@@ -20,7 +20,7 @@ from smokejumper._inputs import load_model, load_models
 from smokejumper.games import (Game, Operation, operations,
                                position_call, position_request, position_search, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
-from smokejumper.values import SearchStats, Verdict
+from smokejumper.values import SearchStats, StoppedBy, Verdict
 
 _native = _core.volcano
 MAX_COORDINATE: int = _native.MAX_COORDINATE
@@ -237,6 +237,7 @@ class LayoutVerdict(BaseModel):
     verdict: Verdict
     nodes: int
     seconds: float
+    stopped_by: StoppedBy | None = Field(None, description="What stopped the solve (null when it finished)")
 
 
 class Analysis(BaseModel):
@@ -256,20 +257,22 @@ class Analysis(BaseModel):
 
 
 def analyse(layouts: int, *, seed: int = 1, limit: Limit | None = None, workers: int | None = None,
-            progress: Callable[[int, int], None] | None = None, control: Control | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None, control: Control | None = None,
+            client: Any = None) -> Analysis:
     """Solve the standard layouts of seeds ``seed .. seed+layouts-1``, each
     under ``limit``, on ``workers`` threads (default: every core; the C++
-    releases the GIL). Results are in seed order whatever the thread count;
+    releases the GIL), or on the Dask cluster of ``client`` (a
+    ``distributed.Client``). Results are in seed order whatever the engine;
     ``control`` stops every solve."""
     seed_range = _batch.seeds(layouts, seed, "layouts")
-    threads = _batch.thread_count(workers)
+    threads = _batch.thread_count(workers, client)
 
     def one(layout_seed: int, control: Control) -> LayoutVerdict:
         r = solve(generate(layout_seed).position, limit, control=control)
         return LayoutVerdict(seed=layout_seed, verdict=r.verdict, nodes=r.stats.nodes,
-                             seconds=r.stats.seconds)
+                             seconds=r.stats.seconds, stopped_by=r.stats.stopped_by)
 
-    results = _batch.run(one, seed_range, threads, progress, control)
+    results = _batch.run(one, seed_range, threads, progress, control, client)
     t = _batch.Tally.of(results)
     return Analysis(layouts=layouts, wins=t.wins, losses=t.losses, unknown=t.unknown, win_share=t.win_share,
                     interval95=t.interval95, median_nodes=t.median_nodes, median_seconds=t.median_seconds,
@@ -404,8 +407,9 @@ GAME = Game(
                   _generate_text, note=_generate_note, outcome=_generate_outcome),
         Operation("analyse", "The share of random standard layouts that can be won", "batch",
                   AnalyseRequest, Analysis,
-                  lambda q, limit, control, progress: analyse(q.layouts, seed=q.seed, limit=limit, workers=q.workers,
-                                                              progress=progress, control=control),
-                  _analyse_text),
+                  lambda q, limit, control, progress, client=None: analyse(
+                      q.layouts, seed=q.seed, limit=limit, workers=q.workers, progress=progress, control=control,
+                      client=client),
+                  _analyse_text, chunked=True),
     ),
 )

@@ -413,6 +413,7 @@ class DealVerdict(BaseModel):
     seconds: float
     decided_by: Literal["layouts", "moves"] | None = Field(
         description="which search gave the verdict (null when unknown)")
+    stopped_by: StoppedBy | None = Field(None, description="What stopped the solve (null when it finished)")
 
 
 class Analysis(BaseModel):
@@ -439,24 +440,26 @@ class Analysis(BaseModel):
 
 
 def analyse(deals: int, *, level: int, seed: int = 1, limit: Limit | None = None, workers: int | None = None,
-            progress: Callable[[int, int], None] | None = None, control: Control | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None, control: Control | None = None,
+            client: Any = None) -> Analysis:
     """Solve the deals of seeds ``seed .. seed+deals-1`` (see :func:`deal`)
     at ``level``, each under ``limit``, on ``workers`` threads (default:
-    every core; the C++ releases the GIL). Results are in seed order whatever
-    the thread count; ``progress(done, total)`` is called after each, and
-    ``control`` stops every solve."""
+    every core; the C++ releases the GIL), or on the Dask cluster of
+    ``client`` (a ``distributed.Client``). Results are in seed order
+    whatever the engine; ``progress(done, total)`` is called as they come,
+    and ``control`` stops every solve."""
     seed_range = _batch.seeds(deals, seed, "deals")
-    threads = _batch.thread_count(workers)
+    threads = _batch.thread_count(workers, client)
     if level not in (1, 2, 3):
         raise ValueError(f"level must be 1, 2 or 3, got {level}")
 
     def one(deal_seed: int, control: Control) -> DealVerdict:
         r = solve(deal(deal_seed, level), limit, control=control)
         return DealVerdict(seed=deal_seed, verdict=r.verdict, nodes=r.stats.nodes, seconds=r.stats.seconds,
-                           decided_by=r.stats.decided_by)
+                           decided_by=r.stats.decided_by, stopped_by=r.stats.stopped_by)
 
     start = time.perf_counter()
-    results = _batch.run(one, seed_range, threads, progress, control)
+    results = _batch.run(one, seed_range, threads, progress, control, client)
     wall = time.perf_counter() - start
     t = _batch.Tally.of(results)
     return Analysis(deals=deals, level=level, seed=seed, wins=t.wins, losses=t.losses, unknown=t.unknown,
@@ -653,8 +656,9 @@ GAME = Game(
                   GenerateRequest, GenerateResult, _generate, _generate_text),
         Operation("analyse", "The share of random full deals of a level that can be won with the order known",
                   "batch", AnalyseRequest, Analysis,
-                  lambda q, limit, control, progress: analyse(q.deals, level=q.level, seed=q.seed, limit=limit,
-                                                              workers=q.workers, progress=progress, control=control),
-                  _analyse_text),
+                  lambda q, limit, control, progress, client=None: analyse(
+                      q.deals, level=q.level, seed=q.seed, limit=limit, workers=q.workers, progress=progress,
+                      control=control, client=client),
+                  _analyse_text, chunked=True),
     ),
 )

@@ -479,6 +479,7 @@ class GameOutcome(BaseModel):
     decisions: int
     nodes: int
     seconds: float
+    stopped_by: StoppedBy | None = Field(None, description="\"stopped\" when a stop cut the game short")
 
 
 class Analysis(BaseModel):
@@ -503,22 +504,24 @@ class Analysis(BaseModel):
 
 def analyse(level: int, games: int, *, policy: Policy = "greedy", seed: int = 1, limit: Limit | None = None,
             workers: int | None = None, turn_limit: int = 100, progress: Callable[[int, int], None] | None = None,
-            control: Control | None = None) -> Analysis:
+            control: Control | None = None, client: Any = None) -> Analysis:
     """``games`` seeded games of ``level`` by ``policy``, on ``workers``
-    threads (one game each; the C++ releases the GIL): wins, the win rate
+    threads (one game each; the C++ releases the GIL) or on the Dask
+    cluster of ``client`` (a ``distributed.Client``): wins, the win rate
     with its Wilson interval, the mean score of won games, timeouts."""
     seeds = _batch.seeds(games, seed, "games")
-    threads = _batch.thread_count(workers)
+    threads = _batch.thread_count(workers, client)
     if level not in LEVELS:
         raise ValueError(f"level must be 1..7, got {level}")
 
     def one(game_seed: int, control: Control) -> GameOutcome:
         r = play(level, game_seed, policy=policy, limit=limit, workers=1, turn_limit=turn_limit, control=control)
         return GameOutcome(seed=game_seed, status="ongoing" if r.stopped else r.status, score=r.score,
-                           turns=r.turns, decisions=r.decisions, nodes=r.nodes, seconds=r.seconds)
+                           turns=r.turns, decisions=r.decisions, nodes=r.nodes, seconds=r.seconds,
+                           stopped_by="stopped" if r.stopped else None)
 
     start = time.perf_counter()
-    results = _batch.run(one, seeds, threads, progress, control)
+    results = _batch.run(one, seeds, threads, progress, control, client)
     counted = [r for r in results if r.status != "ongoing"]
     wins = [r for r in counted if r.status == "win"]
     n = len(counted)
@@ -737,10 +740,9 @@ GAME = Game(
                   _play_text, note=_play_note),
         Operation("analyse", "Seeded games of a level by a policy: wins, win rate with its 95% interval, mean score",
                   "batch", AnalyseRequest, Analysis,
-                  lambda q, limit, control, progress: analyse(q.level, q.games, policy=q.policy, seed=q.seed,
-                                                              limit=limit, workers=q.workers,
-                                                              turn_limit=q.turn_limit, progress=progress,
-                                                              control=control),
-                  _analyse_text),
+                  lambda q, limit, control, progress, client=None: analyse(
+                      q.level, q.games, policy=q.policy, seed=q.seed, limit=limit, workers=q.workers,
+                      turn_limit=q.turn_limit, progress=progress, control=control, client=client),
+                  _analyse_text, chunked=True),
     ),
 )
