@@ -26,7 +26,7 @@ from typing import Any, Callable, NoReturn, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from smokejumper import Control, InvalidPositionError, Limit
+from smokejumper import Control, InvalidPositionError, Limit, batch
 from smokejumper._inputs import MAX_INPUT_BYTES, describe_validation_error, input_bytes, parse_json
 from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, registered
@@ -148,7 +148,30 @@ def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
                        help=f"node limit {scope} (default: none)")
         c.add_argument("--max-memory-mb", type=int, default=None, metavar="M",
                        help=f"transposition table size of each search, in MiB (default: {DEFAULT_MEMORY_MB})")
+    if op.chunked:
+        _add_engine_options(c)
     c.add_argument("--json", action="store_true", help="print the answer as JSON")
+
+
+def _add_engine_options(c: argparse.ArgumentParser) -> None:
+    """Where a batch over seeds runs, and what it leaves (smokejumper.batch)."""
+    g = c.add_argument_group("engine and outputs (the dask engine, tables and plots need "
+                             "pip install 'smokejumper[batch]')")
+    g.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="local: threads on this machine (default); dask: a Dask cluster, in chunks of seeds")
+    g.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="the Dask scheduler's address, tcp://host:8786 (default: a LocalCluster here)")
+    g.add_argument("--chunk", type=int, default=None, metavar="N",
+                   help="seeds per chunk (default: sized to about 2 s of work each)")
+    g.add_argument("--out", metavar="FILE", default=None,
+                   help="the per-seed table, .csv or .parquet; finished chunks are kept in FILE.partial "
+                        "until it is written, so the same command after an interruption does only the rest")
+    g.add_argument("--plot", metavar="FILE", default=None,
+                   help="plots, .png or .svg: the win share with its interval, solve times and nodes, "
+                        "the share against the number of seeds")
+    g.add_argument("--rerun-unknown", action="store_true",
+                   help="keep the finished seeds of the --out table and run the unknown ones again "
+                        "(under this command's limit), rewriting the table")
 
 
 def _request(op: Operation, args: argparse.Namespace) -> BaseModel:
@@ -233,15 +256,28 @@ def _search(run: Callable[[Control], T]) -> T:
 def _run(game: Game, op: Operation, args: argparse.Namespace) -> int:
     q = _request(op, args)
     try:
-        if op.kind == "batch":
+        if op.chunked:
+            result = _search(lambda control: batch.analyse(
+                game, op, q, _limit(args), engine=args.engine, scheduler=args.scheduler, chunk=args.chunk,
+                out=args.out, plot_to=args.plot, rerun_unknown=args.rerun_unknown,
+                progress=None if args.json else _Progress(), control=control,
+                say=lambda text: print(text, file=sys.stderr, flush=True)))
+        elif op.kind == "batch":
             # Progress on stderr, from the worker thread; Ctrl-C stops every solve of the batch.
-            result = _search(lambda control: op.call(q, _limit(args), control, None if args.json else _progress))
+            result = _search(lambda control: op.call(q, _limit(args), control, None if args.json else _Progress()))
         elif op.kind == "search":
             result = _cached_search(game, op, q, args)
         else:
             result = op.call(q)
-    except ValueError as e:  # InvalidPositionError included: the engine refused the input
+    except (ValueError, ImportError) as e:  # InvalidPositionError included: the engine refused the input
         raise UsageError(str(e)) from None
+    if op.chunked and args.out:
+        unknown = batch.unknown_seeds(result)
+        if unknown:
+            shown = ", ".join(map(str, unknown[:20])) + (", ..." if len(unknown) > 20 else "")
+            print(f"{len(unknown)} seed{'s' if len(unknown) > 1 else ''} stayed unknown ({shown}; stopped_by in "
+                  f"{args.out}): rerun them with more time by the same command with --rerun-unknown and a larger "
+                  "--max-seconds or --max-nodes", file=sys.stderr)
     code, why = op.outcome(q, result) if op.outcome else (0, None)
     if code == 2:
         _fail(why or f"{op.name} {game.name} failed")
@@ -274,14 +310,36 @@ def _cached_search(game: Game, op: Operation, q: BaseModel, args: argparse.Names
 _progress_shown = False  # a progress bar is on stderr without its newline
 
 
-def _progress(done: int, total: int) -> None:
-    global _progress_shown
-    _progress_shown = done < total
-    width = 30
-    filled = width * done // total
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
-    if done == total:
-        print(file=sys.stderr)
+class _Progress:
+    """A progress bar on stderr with the rate and the time left, counted
+    from the first call (a resumed run's seeds already done are no work)."""
+
+    def __init__(self) -> None:
+        self.start: tuple[float, int] | None = None
+        self.width = 0  # of the last line: a shorter one is padded over it
+
+    def __call__(self, done: int, total: int) -> None:
+        global _progress_shown
+        _progress_shown = done < total
+        now = time.monotonic()
+        if self.start is None:
+            self.start = (now, done)
+        began, first = self.start
+        rate = (done - first) / (now - began) if now > began else 0.0
+        left = f", {_duration((total - done) / rate)} left" if rate > 0 and done < total else ""
+        width = 30
+        filled = width * done // total
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} ({rate:,.1f}/s{left})"
+        print("\r" + line.ljust(self.width), end="", file=sys.stderr, flush=True)
+        self.width = len(line)
+        if done == total:
+            print(file=sys.stderr)
+
+
+def _duration(seconds: float) -> str:
+    minutes, s = divmod(int(seconds), 60)
+    hours, m = divmod(minutes, 60)
+    return f"{hours}:{m:02}:{s:02}" if hours else f"{m}:{s:02}"
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
