@@ -168,7 +168,6 @@ def _run_dask(one: Callable[[int, Control], T], todo: list[int], _workers: int, 
     # and later chunks are sized from the earlier ones' times.
     in_flight = 2 * threads
     futures: dict[Any, list[int]] = {}
-    finished = distributed.as_completed()
     next_seed, seeds_done, seconds_done = 0, 0, 0.0
 
     def size() -> int:
@@ -187,17 +186,18 @@ def _run_dask(one: Callable[[int, Control], T], todo: list[int], _workers: int, 
             next_seed += len(chunk_seeds)
             future = client.submit(_chunk, one, chunk_seeds, pure=False)
             futures[future] = chunk_seeds
-            finished.add(future)
 
     try:
         submit()
         while futures:
             if control.stopped:
                 raise InterruptedError(f"the batch was stopped with {len(results)} seeds done")
-            if not finished.has_ready():
-                time.sleep(0.02)  # polls, so that a stop is seen while chunks run
+            try:
+                # Wakes as soon as a chunk is done; the timeout only so that a stop is seen.
+                finished = distributed.wait(list(futures), timeout=0.1, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
                 continue
-            for future in finished.next_batch(block=False):
+            for future in sorted(finished, key=lambda f: futures[f][0]):
                 chunk_seeds = futures.pop(future)
                 chunk_results, seconds = future.result()
                 seeds_done += len(chunk_seeds)
