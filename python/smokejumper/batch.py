@@ -222,14 +222,15 @@ def journal_path(out: Path) -> Path:
 
 # ------------------------------------------------------------ one analysis, any engine
 
-def analyse(game: Game, op: Operation, request: BaseModel, limit: Limit, *, engine: str = "local",
+def analyse(game: Game, op: Operation, request: BaseModel, limit: Limit, *, engine: str | None = None,
             scheduler: str | None = None, client: Any = None, chunk: int | None = None,
             out: str | Path | None = None, plot_to: str | Path | None = None, rerun_unknown: bool = False,
             progress: Callable[[int, int], None] | None = None, control: Control | None = None,
             say: Callable[[str], None] = lambda _: None) -> BaseModel:
     """A chunked batch ``op`` of ``game`` on ``engine`` ("local": threads
     here; "dask": the cluster of ``client``, or of ``scheduler``, or a new
-    LocalCluster), as the CLI runs it. With ``out``, finished chunks are
+    LocalCluster; default: dask when given either, else local), as the CLI
+    runs it. With ``out``, finished chunks are
     kept beside it (``OUT.partial``) until the table is written, so a
     rerun with the same request and limit does only the rest; with
     ``rerun_unknown``, the seeds ``out`` holds as finished are kept and only
@@ -237,6 +238,7 @@ def analyse(game: Game, op: Operation, request: BaseModel, limit: Limit, *, engi
     run. ``say`` hears what a person should know (the dashboard's link)."""
     if not op.chunked:
         raise ValueError(f"{game.title} {op.name} is not a batch over seeds; only those run on an engine")
+    engine = engine or ("dask" if scheduler is not None or client is not None else "local")
     if engine not in ("local", "dask"):
         raise ValueError(f"engine must be local or dask, got {engine!r}")
     if engine == "local" and (scheduler is not None or client is not None):
