@@ -250,6 +250,13 @@ def analyse(game: Game, op: Operation, request: BaseModel, limit: Limit, *, engi
     if rerun_unknown and (out_path is None or not out_path.exists()):
         raise ValueError("--rerun-unknown reruns the unknown seeds of an earlier run's --out table, "
                          f"and {out_path or 'no --out'} is not there")
+    # What the outputs need, before the run rather than after it.
+    if out_path is not None or plot_to is not None:
+        needs("pandas", "a results table")
+    if out_path is not None and out_path.suffix.lower() == ".parquet":
+        needs("pyarrow", "a Parquet table")
+    if plot_to is not None:
+        needs("matplotlib", "a plot")
     row = row_model(op)
     done: dict[int, BaseModel] = {}
     journal = None
