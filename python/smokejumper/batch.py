@@ -326,10 +326,12 @@ def plot(runs: Any, path: str | Path, title: str = "") -> None:
     import numpy as np
 
     runs = dict(runs) if isinstance(runs, Mapping) else {"this run": runs}
-    fig, ((bars, times), (nodes, narrowing)) = plt.subplots(2, 2, figsize=(11, 8))
+    fig, ((shares, times), (nodes, narrowing)) = plt.subplots(2, 2, figsize=(11, 8))
     for i, (label, frame) in enumerate(runs.items()):
         wins, _, n, (lo, hi) = share(frame)
-        bars.bar(i, wins / n, yerr=[[wins / n - lo], [hi - wins / n]], capsize=6)
+        # A point and its interval, on an axis fitted to them: bars from 0
+        # would hide an interval of a few thousandths.
+        shares.errorbar(i, wins / n, yerr=[[wins / n - lo], [hi - wins / n]], fmt="o", capsize=6)
         positive = frame["seconds"][frame["seconds"] > 0]
         if len(positive):
             times.hist(positive, bins=np.geomspace(positive.min(), positive.max() * 1.0001, 40), alpha=0.6,
@@ -343,8 +345,8 @@ def plot(runs: Any, path: str | Path, title: str = "") -> None:
         band = np.array([wilson_interval(int(w), int(k)) for w, k in zip(won, seen)])
         narrowing.plot(seen, won / seen, label=label)
         narrowing.fill_between(seen, band[:, 0], band[:, 1], alpha=0.25)
-    bars.set_xticks(range(len(runs)), list(runs))
-    bars.set(ylim=(0, 1), ylabel="win share", title="win share, 95% interval (unknown both ways)")
+    shares.set_xticks(range(len(runs)), list(runs))
+    shares.set(xlim=(-0.5, len(runs) - 0.5), ylabel="win share", title="win share, 95% interval (unknown both ways)")
     times.set(xscale="log", xlabel="seconds per seed", ylabel="seeds", title="solve times")
     nodes.set(xscale="log", xlabel="nodes per seed", ylabel="seeds", title="nodes")
     narrowing.set(xscale="log", ylim=(0, 1), xlabel="seeds", ylabel="win share",
