@@ -120,6 +120,24 @@ def test_a_rerun_after_an_interruption_runs_only_the_rest(tmp_path, monkeypatch,
     assert out.exists() and not batch.journal_path(out).exists()
 
 
+def test_the_unknown_seeds_rerun_with_more_time_and_the_rest_are_kept(tmp_path, monkeypatch):
+    game, op = CHUNKED[0]
+    q, out, more = small(op, 12), tmp_path / "run.parquet", Limit(nodes=200_000)
+    first = batch.analyse(game, op, q, Limit(nodes=300), out=out)
+    unknown = batch.unknown_seeds(first)
+    assert 0 < len(unknown) < 12, "the tight limit should leave some seeds unknown, not all"
+    chunks: list[list] = []
+    keep = batch.Journal.keep
+    monkeypatch.setattr(batch.Journal, "keep", lambda self, chunk: (chunks.append(chunk), keep(self, chunk)))
+    again = batch.analyse(game, op, q, more, out=out, rerun_unknown=True, chunk=1)
+    assert [r.seed for chunk in chunks for r in chunk] == unknown  # only they ran
+    fresh = {r.seed: r for r in op.call(q, more, _batch.Control(), None).results}
+    for before, after in zip(first.results, again.results):
+        expected = fresh[before.seed] if before.seed in unknown else before
+        assert after.model_dump(exclude={"seconds"}) == expected.model_dump(exclude={"seconds"})
+    assert batch._revive(batch.row_model(op), batch.read_table(out)) == again.results
+
+
 def test_a_journal_of_other_parameters_is_refused(tmp_path):
     game, op = CHUNKED[0]
     out = tmp_path / "run.csv"
