@@ -8,6 +8,7 @@ requests their examples made small, under a tight node limit."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Any
 
@@ -86,6 +87,22 @@ def test_chunks_finish_in_any_order_and_merge_in_seed_order(client, chunk):
         assert engine.chunks_run == -(-20 // chunk)
     else:  # sized from the first wave's times: far fewer chunks than seeds
         assert 1 < engine.chunks_run < 20
+
+
+def until_stopped(seed: int, control: Any) -> Row:
+    """A search that ends only when it is stopped."""
+    while not control.stopped:
+        time.sleep(0.01)
+    return Row(seed=seed, verdict="unknown", nodes=0, seconds=0.0, stopped_by="stopped")
+
+
+def test_a_stop_cancels_the_queued_chunks_and_stops_the_running_ones(client):
+    control = _batch.Control()
+    threading.Timer(0.5, control.stop).start()
+    with pytest.raises(InterruptedError, match="stopped"):
+        _batch.run(until_stopped, range(100), 2, control=control, client=batch.Engine(client=client, chunk=1))
+    # Both worker threads are free again: their chunks heard the stop.
+    assert client.submit(lambda: 1, pure=False).result(timeout=10) == 1
 
 
 def test_a_chunk_size_out_of_range_is_refused():

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import statistics
+import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
@@ -22,6 +24,8 @@ MAX_CHUNK = 100_000
 # A chunk is about this much work: scheduling one costs milliseconds, so
 # the cluster's share of the time stays small; and a stopped run loses little.
 CHUNK_SECONDS = 2.0
+# How soon a chunk running on a cluster hears that its run was stopped.
+STOP_GRACE_SECONDS = 1.0
 EXTRA = "pip install 'smokejumper[batch]'"
 
 
@@ -152,11 +156,35 @@ def _run_local(one: Callable[[int, Control], T], todo: list[int], workers: int, 
             raise
 
 
-def _chunk(one: Callable[[int, Control], T], chunk_seeds: list[int]) -> tuple[list[T], float]:
-    """One chunk on a Dask worker, on one of its threads: its results and its wall time."""
+def _chunk(one: Callable[[int, Control], T], chunk_seeds: list[int], stop: str) -> tuple[list[T], float]:
+    """One chunk on a Dask worker, on one of its threads: its results and its
+    wall time. Cancelling a future never interrupts a running task, so a
+    watcher stops the chunk's searches when the run's ``stop`` Event is set
+    (else a cancelled run could hold a worker for a whole long limit)."""
+    import distributed
+
     start = time.perf_counter()
     control = Control()
-    return [one(s, control) for s in chunk_seeds], time.perf_counter() - start
+    stopped, finished = distributed.Event(stop), threading.Event()
+
+    def watch() -> None:
+        # Most chunks end within their ~2 s and never ask the scheduler.
+        if finished.wait(STOP_GRACE_SECONDS):
+            return
+        try:
+            while not finished.is_set():
+                if stopped.wait(timeout=STOP_GRACE_SECONDS):  # a long poll at the scheduler, not a busy one
+                    control.stop()
+                    return
+        except Exception:  # the scheduler gone: there is no stop left to hear
+            return
+
+    watcher = threading.Thread(target=watch, name="smokejumper-chunk-stop", daemon=True)
+    watcher.start()
+    try:
+        return [one(s, control) for s in chunk_seeds], time.perf_counter() - start
+    finally:
+        finished.set()
 
 
 def _run_dask(one: Callable[[int, Control], T], todo: list[int], _workers: int, engine: Engine, control: Control,
@@ -169,6 +197,7 @@ def _run_dask(one: Callable[[int, Control], T], todo: list[int], _workers: int, 
     in_flight = 2 * threads
     futures: dict[Any, list[int]] = {}
     next_seed, seeds_done, seconds_done = 0, 0, 0.0
+    stop = f"smokejumper-stop-{uuid.uuid4().hex}"  # this run's, heard by its running chunks
 
     def size() -> int:
         if engine.chunk is not None:
@@ -184,7 +213,7 @@ def _run_dask(one: Callable[[int, Control], T], todo: list[int], _workers: int, 
         while len(futures) < in_flight and next_seed < len(todo):
             chunk_seeds = todo[next_seed:next_seed + size()]
             next_seed += len(chunk_seeds)
-            future = client.submit(_chunk, one, chunk_seeds, pure=False)
+            future = client.submit(_chunk, one, chunk_seeds, stop, pure=False)
             futures[future] = chunk_seeds
 
     try:
@@ -209,7 +238,9 @@ def _run_dask(one: Callable[[int, Control], T], todo: list[int], _workers: int, 
                 done_one()
             submit()
     except BaseException:
-        client.cancel(list(futures))
+        if futures:
+            distributed.Event(stop, client=client).set()
+            client.cancel(list(futures))
         raise
 
 
