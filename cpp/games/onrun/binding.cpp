@@ -1,0 +1,294 @@
+// On the Run! bindings. Positions come in as plain tuples (the Python layer
+// has already checked shapes and ranges, and turned a deal into tiles and
+// the rest of the deal); answers go out as dicts in the spec's JSON shape.
+// The engine and the searches run without the GIL.
+#include <memory>
+#include <optional>
+#include <tuple>
+
+#include "bindings/common.hpp"
+#include "core/error.hpp"
+#include "games/onrun/onrun.hpp"
+
+namespace sj::bindings {
+namespace {
+
+using namespace sj::onrun;
+using TileTuple = std::tuple<int, int, int, int, std::vector<int>>;  // q, r, n, spaces, pawns
+using EdgeTuple = std::tuple<int, int, int>;                         // q, r, color
+using NewTuple = std::tuple<int, int>;                               // n, spaces
+// place q, r; kind (0 pass, 1 tile, 2 edge, 3 evacuate); cell q, r; count; number; to
+using MoveTuple = std::tuple<int, int, int, int, int, int, int, std::vector<std::pair<int, int>>>;
+
+PositionSpec make_spec(const std::vector<TileTuple>& tiles, const std::vector<EdgeTuple>& edge,
+                       const std::vector<int>& supply, int next, const std::vector<NewTuple>& rest) {
+  PositionSpec spec;
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    const auto& [q, r, n, spaces, pawns] = tiles[i];
+    if (pawns.size() != kColors)
+      throw InvalidInput("position.tiles." + std::to_string(i) + ".pawns: not four counts");
+    TileSpec t{q, r, n, spaces, {}};
+    for (int k = 0; k < kColors; ++k) t.pawns[k] = pawns[k];
+    spec.tiles.push_back(t);
+  }
+  for (const auto& [q, r, color] : edge) spec.edge.push_back({q, r, color});
+  if (supply.size() != kColors) throw InvalidInput("position.supply: not four counts");
+  for (int k = 0; k < kColors; ++k) spec.supply[k] = supply[k];
+  spec.next = next;
+  for (const auto& [n, spaces] : rest) spec.deal_rest.push_back({n, spaces});
+  return spec;
+}
+
+#define POSITION_ARGS                                                                                  \
+  const std::vector<TileTuple>&tiles, const std::vector<EdgeTuple>&edge, const std::vector<int>&supply, \
+      int next, const std::vector<NewTuple>&rest
+#define POSITION_NAMES py::arg("tiles"), py::arg("edge"), py::arg("supply"), py::arg("next"), py::arg("deal_rest")
+
+py::tuple cell_pair(Cell c) { return py::make_tuple(c.q, c.r); }
+
+py::dict move_dict(const Move& m) {
+  py::dict a;
+  switch (m.kind) {
+    case ActionKind::kPass: a["kind"] = "pass"; break;
+    case ActionKind::kTile:
+      a["kind"] = "tile";
+      a["tile"] = cell_pair(m.cell);
+      a["count"] = static_cast<int>(m.count);
+      break;
+    case ActionKind::kEdge:
+      a["kind"] = "edge";
+      a["cell"] = cell_pair(m.cell);
+      break;
+    case ActionKind::kEvacuate: {
+      a["kind"] = "evacuate";
+      a["number"] = static_cast<int>(m.number);
+      py::list to;
+      for (Cell c : m.to) to.append(cell_pair(c));
+      a["to"] = to;
+      break;
+    }
+  }
+  py::dict d;
+  d["place"] = cell_pair(m.place);
+  d["action"] = a;
+  return d;
+}
+
+py::list moves_list(const std::vector<Move>& moves) {
+  py::list out;
+  for (const Move& m : moves) out.append(move_dict(m));
+  return out;
+}
+
+Move to_move(const MoveTuple& t) {
+  const auto& [pq, pr, kind, cq, cr, count, number, to] = t;
+  Move m;
+  m.place = {static_cast<int16_t>(pq), static_cast<int16_t>(pr)};
+  m.kind = static_cast<ActionKind>(kind);
+  m.cell = {static_cast<int16_t>(cq), static_cast<int16_t>(cr)};
+  m.count = static_cast<uint8_t>(std::clamp(count, 0, 255));
+  m.number = static_cast<uint8_t>(std::clamp(number, 0, 255));
+  for (const auto& [q, r] : to) m.to.push_back({static_cast<int16_t>(q), static_cast<int16_t>(r)});
+  return m;
+}
+
+py::dict position_dict(const PositionSpec& spec) {
+  py::list tiles;
+  for (const TileSpec& t : spec.tiles) {
+    py::dict d;
+    d["q"] = t.q;
+    d["r"] = t.r;
+    d["n"] = t.n;
+    d["spaces"] = t.spaces;
+    d["pawns"] = std::vector<int>(t.pawns.begin(), t.pawns.end());
+    tiles.append(d);
+  }
+  py::list edge;
+  for (const EdgeSpec& e : spec.edge) {
+    py::dict d;
+    d["q"] = e.q;
+    d["r"] = e.r;
+    d["color"] = e.color;
+    edge.append(d);
+  }
+  py::list rest;
+  for (const NewTile& t : spec.deal_rest) {
+    py::dict d;
+    d["n"] = t.n;
+    d["spaces"] = t.spaces;
+    rest.append(d);
+  }
+  py::dict d;
+  d["tiles"] = tiles;
+  d["edge"] = edge;
+  d["supply"] = std::vector<int>(spec.supply.begin(), spec.supply.end());
+  d["next"] = spec.next;
+  d["deal_rest"] = rest;
+  return d;
+}
+
+const char* status_name(const Game& game, const State& s) {
+  if (!game.final(s)) return "ongoing";
+  return game.won(s) ? "win" : "loss";
+}
+
+// Score values out of the search's objective (2 * score + won).
+py::object score_of(int objective) { return objective < 0 ? py::none() : py::object(py::int_(objective / 2)); }
+
+void put_value(py::dict& d, int lower, int upper, bool exact) {
+  d["best_score"] = exact ? score_of(lower) : py::none();
+  d["won"] = exact ? py::object(py::bool_(lower % 2 == 1)) : (lower >= 1 ? py::object(py::bool_(true)) : py::none());
+  d["score_bounds"] = py::make_tuple(lower < 0 ? 0 : lower / 2, upper / 2);
+  d["exact"] = exact;
+}
+
+}  // namespace
+
+SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known") {
+  m.attr("MAX_TILES") = kMaxTiles;
+  m.attr("MAX_PAWNS_PER_COLOR") = kMaxPawnsPerColor;
+  m.attr("MAX_COORDINATE") = kMaxCoordinate;
+
+  m.def(
+      "deal",
+      [](uint64_t seed, int count) {
+        std::vector<std::tuple<int, int>> out;
+        for (const NewTile& t : deal(seed, count)) out.emplace_back(t.n, t.spaces);
+        return out;
+      },
+      py::arg("seed"), py::arg("count"), "The first `count` tiles of the 43-tile box shuffled by `seed`.");
+
+  m.def(
+      "check",
+      [](POSITION_ARGS) {
+        std::unique_ptr<Game> game;
+        std::vector<Child> kids;
+        std::vector<Cell> flash, areas;
+        {
+          py::gil_scoped_release release;
+          game = std::make_unique<Game>(make_spec(tiles, edge, supply, next, rest));
+          const State& s = game->initial();
+          kids = game->children(s);
+          if (!game->final(s)) flash = game->flashpoints(s);
+          areas = game->edge_areas(s);
+        }
+        const State& s = game->initial();
+        py::dict d;
+        d["status"] = status_name(*game, s);
+        d["turns_left"] = game->turns_left(s);
+        d["color"] = static_cast<int>(s.next);
+        d["score"] = game->final(s) ? py::object(py::int_(game->score(s))) : py::none();
+        d["upper_score"] = game->upper_score(s);
+        py::list fl, ar;
+        for (Cell c : flash) fl.append(cell_pair(c));
+        for (Cell c : areas) ar.append(cell_pair(c));
+        d["flashpoints"] = fl;
+        d["edge_areas"] = ar;
+        py::list moves;
+        for (const Child& k : kids) {
+          py::dict e;
+          e["move"] = move_dict(k.move);
+          e["equivalent"] = moves_list(k.equivalent);
+          moves.append(e);
+        }
+        d["moves"] = moves;
+        return d;
+      },
+      POSITION_NAMES, "Validate a position; its status, flashpoints, edge areas and distinct legal moves.");
+
+  m.def(
+      "bounds",
+      [](POSITION_ARGS) {
+        const Game game(make_spec(tiles, edge, supply, next, rest));
+        py::dict d;
+        d["upper_objective"] = game.upper_objective(game.initial());
+        d["upper_score"] = game.upper_score(game.initial());
+        return d;
+      },
+      POSITION_NAMES, "The search's admissible bounds (for tests: never below the true best).");
+
+  m.def(
+      "solve",
+      [](POSITION_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control) {
+        std::unique_ptr<Game> game;
+        SolveResult r;
+        {
+          py::gil_scoped_release release;
+          game = std::make_unique<Game>(make_spec(tiles, edge, supply, next, rest));
+          r = solve(*game, game->initial(), make_limits(max_nodes, max_seconds, max_memory_mb), control);
+        }
+        py::dict d;
+        d["verdict"] = r.lower >= 1 ? "win" : (r.exact ? "loss" : "unknown");
+        put_value(d, r.lower, r.upper, r.exact);
+        d["line"] = r.lower >= 0 ? py::object(moves_list(r.line)) : py::none();
+        d["stats"] = stats_dict(r.stats);
+        return d;
+      },
+      POSITION_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
+      py::arg("control") = nullptr);
+
+  m.def(
+      "hint",
+      [](POSITION_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control) {
+        std::unique_ptr<Game> game;
+        HintResult r;
+        {
+          py::gil_scoped_release release;
+          game = std::make_unique<Game>(make_spec(tiles, edge, supply, next, rest));
+          r = hint(*game, game->initial(), make_limits(max_nodes, max_seconds, max_memory_mb), control);
+        }
+        py::list moves;
+        for (const HintMove& h : r.moves) {
+          py::dict e;
+          e["move"] = move_dict(h.child.move);
+          e["equivalent"] = moves_list(h.child.equivalent);
+          put_value(e, h.lower, h.upper, h.exact);
+          e["line"] = h.lower >= 0 ? py::object(moves_list(h.line)) : py::none();
+          moves.append(e);
+        }
+        py::dict d;
+        d["moves"] = moves;
+        d["stats"] = stats_dict(r.stats);
+        return d;
+      },
+      POSITION_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
+      py::arg("control") = nullptr);
+
+  m.def(
+      "replay",
+      [](POSITION_ARGS, const std::vector<MoveTuple>& line) {
+        const Game game(make_spec(tiles, edge, supply, next, rest));
+        State s = game.initial();
+        py::list steps;
+        py::object error = py::none();
+        for (size_t k = 0; k < line.size(); ++k) {
+          const Move mv = to_move(line[k]);
+          std::string why;
+          if (!game.legal(s, mv, &why)) {
+            error = py::str("turn " + std::to_string(k) + ": " + why);
+            break;
+          }
+          TurnReport report;
+          s = game.apply(s, mv, &report);
+          Move shown = mv;
+          std::sort(shown.to.begin(), shown.to.end());
+          py::dict step;
+          step["move"] = move_dict(shown);
+          step["tile"] = report.tile_n;
+          step["covered"] = report.covered_color < 0 ? py::none() : py::object(py::int_(report.covered_color));
+          step["returned"] = report.returned;
+          step["status"] = status_name(game, s);
+          steps.append(step);
+        }
+        py::dict d;
+        d["status"] = status_name(game, s);
+        d["score"] = game.final(s) ? py::object(py::int_(game.score(s))) : py::none();
+        d["line"] = steps;
+        d["position"] = position_dict(game.to_spec(s));
+        d["error"] = error;
+        return d;
+      },
+      POSITION_NAMES, py::arg("line"), "Play moves through the engine; stops at the first illegal one.");
+}
+
+}  // namespace sj::bindings

@@ -1,0 +1,30 @@
+# The submodule _core.onrun (binding.cpp); CMakeLists.txt appends it to cpp/bindings/module.pyi.
+class onrun:  # a submodule
+    MAX_TILES: int
+    MAX_PAWNS_PER_COLOR: int
+    MAX_COORDINATE: int
+    TileTuple = tuple[int, int, int, int, list[int]]  # q, r, n, spaces, pawns per colour
+    EdgeTuple = tuple[int, int, int]  # q, r, color
+    NewTuple = tuple[int, int]  # n, spaces
+    # place q, r; kind (0 pass, 1 tile, 2 edge, 3 evacuate); cell q, r; count; number; to
+    MoveTuple = tuple[int, int, int, int, int, int, int, list[tuple[int, int]]]
+
+    @staticmethod
+    def deal(seed: int, count: int) -> list[tuple[int, int]]: ...
+    @staticmethod
+    def check(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+              deal_rest: list[onrun.NewTuple]) -> dict: ...
+    @staticmethod
+    def bounds(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+               deal_rest: list[onrun.NewTuple]) -> dict: ...
+    @staticmethod
+    def solve(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+              deal_rest: list[onrun.NewTuple], max_nodes: int, max_seconds: float, max_memory_mb: int,
+              control: Control | None = None) -> dict: ...
+    @staticmethod
+    def hint(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+             deal_rest: list[onrun.NewTuple], max_nodes: int, max_seconds: float, max_memory_mb: int,
+             control: Control | None = None) -> dict: ...
+    @staticmethod
+    def replay(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+               deal_rest: list[onrun.NewTuple], line: list[onrun.MoveTuple]) -> dict: ...

@@ -1,0 +1,632 @@
+// On the Run! rules engine (co-op / solitaire, deal known). See onrun.hpp.
+#include "games/onrun/onrun.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "core/bits.hpp"
+#include "core/error.hpp"
+#include "core/hex.hpp"
+#include "core/rng.hpp"
+
+namespace sj::onrun {
+namespace {
+
+std::string cell_text(Cell c) { return "(" + std::to_string(c.q) + ", " + std::to_string(c.r) + ")"; }
+
+Cell neighbor(Cell c, int d) {
+  return {static_cast<int16_t>(c.q + kHexStep[d].q), static_cast<int16_t>(c.r + kHexStep[d].r)};
+}
+
+uint32_t pack(Cell c) {
+  return ((static_cast<uint32_t>(c.q + 1024) << 11) | static_cast<uint32_t>(c.r + 1024)) + 1;
+}
+
+// Which tile and which edge pawn stand on a cell: a small open-addressed
+// map built per position (at most 64 tiles and 96 edge pawns).
+class Lookup {
+ public:
+  explicit Lookup(const State& s) {
+    keys_.fill(0);
+    for (int i = 0; i < s.ntiles; ++i) slot_for(s.tiles[i].cell).tile = static_cast<int16_t>(i);
+    for (int i = 0; i < s.nedge; ++i) slot_for(s.edge[i].cell).edge = static_cast<int16_t>(i);
+  }
+  int tile_at(Cell c) const {
+    const Slot* s = find(c);
+    return s ? s->tile : -1;
+  }
+  int edge_at(Cell c) const {
+    const Slot* s = find(c);
+    return s ? s->edge : -1;
+  }
+  int tile_neighbors(Cell c) const {
+    int k = 0;
+    for (int d = 0; d < kHexDirections; ++d) k += tile_at(neighbor(c, d)) >= 0;
+    return k;
+  }
+
+ private:
+  static constexpr uint32_t kSlots = 512;
+  struct Slot {
+    int16_t tile = -1;
+    int16_t edge = -1;
+  };
+  uint32_t home(uint32_t key) const { return static_cast<uint32_t>(mix64(key)) & (kSlots - 1); }
+  Slot& slot_for(Cell c) {
+    const uint32_t key = pack(c);
+    uint32_t i = home(key);
+    while (keys_[i] != 0 && keys_[i] != key) i = (i + 1) & (kSlots - 1);
+    if (keys_[i] == 0) {
+      keys_[i] = key;
+      slots_[i] = Slot{};
+    }
+    return slots_[i];
+  }
+  const Slot* find(Cell c) const {
+    const uint32_t key = pack(c);
+    uint32_t i = home(key);
+    while (keys_[i] != 0) {
+      if (keys_[i] == key) return &slots_[i];
+      i = (i + 1) & (kSlots - 1);
+    }
+    return nullptr;
+  }
+  std::array<uint32_t, kSlots> keys_;
+  std::array<Slot, kSlots> slots_;
+};
+
+void insert_edge(State& s, Cell c, uint8_t color) {
+  int i = s.nedge;
+  while (i > 0 && c < s.edge[i - 1].cell) {
+    s.edge[i] = s.edge[i - 1];
+    --i;
+  }
+  s.edge[i] = EdgePawn{c, color};
+  ++s.nedge;
+}
+
+void erase_edge(State& s, int i) {
+  for (int j = i; j + 1 < s.nedge; ++j) s.edge[j] = s.edge[j + 1];
+  --s.nedge;
+  s.edge[s.nedge] = EdgePawn{};
+}
+
+// Group index of every tile (tiles of one number connected through that number).
+std::array<int8_t, kMaxTiles> groups_of(const State& s, const Lookup& look, int* count) {
+  std::array<int8_t, kMaxTiles> group;
+  group.fill(-1);
+  int g = 0;
+  std::array<int8_t, kMaxTiles> stack{};
+  for (int i = 0; i < s.ntiles; ++i) {
+    if (group[i] >= 0) continue;
+    int top = 0;
+    stack[top++] = static_cast<int8_t>(i);
+    group[i] = static_cast<int8_t>(g);
+    while (top) {
+      const int t = stack[--top];
+      for (int d = 0; d < kHexDirections; ++d) {
+        const int j = look.tile_at(neighbor(s.tiles[t].cell, d));
+        if (j >= 0 && group[j] < 0 && s.tiles[j].n == s.tiles[t].n) {
+          group[j] = static_cast<int8_t>(g);
+          stack[top++] = static_cast<int8_t>(j);
+        }
+      }
+    }
+    ++g;
+  }
+  *count = g;
+  return group;
+}
+
+int colour_turns(int turns, int next, int color) {
+  return turns / kColors + (((color - next + kColors) % kColors) < turns % kColors ? 1 : 0);
+}
+
+}  // namespace
+
+bool State::operator==(const State& o) const {
+  if (ntiles != o.ntiles || nedge != o.nedge || supply != o.supply || next != o.next || drawn != o.drawn)
+    return false;
+  for (int i = 0; i < ntiles; ++i) {
+    const Tile &a = tiles[i], &b = o.tiles[i];
+    if (!(a.cell == b.cell) || a.n != b.n || a.spaces != b.spaces || a.pawns != b.pawns) return false;
+  }
+  for (int i = 0; i < nedge; ++i)
+    if (!(edge[i].cell == o.edge[i].cell) || edge[i].color != o.edge[i].color) return false;
+  return true;
+}
+
+bool canonical_less(const Move& a, const Move& b) {
+  if (!(a.place == b.place)) return a.place < b.place;
+  if (a.kind != b.kind) return a.kind < b.kind;
+  switch (a.kind) {
+    case ActionKind::kPass: return false;
+    case ActionKind::kTile:
+      if (!(a.cell == b.cell)) return a.cell < b.cell;
+      return a.count < b.count;
+    case ActionKind::kEdge: return a.cell < b.cell;
+    case ActionKind::kEvacuate:
+      if (a.number != b.number) return a.number < b.number;
+      return a.to < b.to;
+  }
+  return false;
+}
+
+// ------------------------------------------------------------ set-up and validation
+
+Game::Game(const PositionSpec& spec) {
+  const int total = static_cast<int>(spec.tiles.size() + spec.deal_rest.size());
+  if (spec.tiles.size() < 2) throw InvalidInput("position.tiles: fewer than 2 tiles");
+  if (total > kMaxTiles)
+    throw InvalidInput("position: " + std::to_string(total) + " tiles in all, at most " +
+                       std::to_string(kMaxTiles));
+  State s;
+  std::array<int, kColors> pawns_of{};
+  for (size_t i = 0; i < spec.tiles.size(); ++i) {
+    const TileSpec& t = spec.tiles[i];
+    const std::string where = "position.tiles." + std::to_string(i);
+    if (std::abs(t.q) > kMaxCoordinate || std::abs(t.r) > kMaxCoordinate)
+      throw InvalidInput(where + ": cell (" + std::to_string(t.q) + ", " + std::to_string(t.r) +
+                         ") is outside -" + std::to_string(kMaxCoordinate) + ".." +
+                         std::to_string(kMaxCoordinate));
+    const Cell c{static_cast<int16_t>(t.q), static_cast<int16_t>(t.r)};
+    if (t.n < 1 || t.n > 6) throw InvalidInput(where + ".n: " + std::to_string(t.n) + " on " + cell_text(c) + " is not 1..6");
+    if (t.spaces < 1 || t.spaces > 3)
+      throw InvalidInput(where + ".spaces: " + std::to_string(t.spaces) + " on " + cell_text(c) + " is not 1..3");
+    int sum = 0;
+    for (int k = 0; k < kColors; ++k) {
+      if (t.pawns[k] < 0) throw InvalidInput(where + ".pawns: negative on " + cell_text(c));
+      sum += t.pawns[k];
+      pawns_of[k] += t.pawns[k];
+    }
+    if (sum > t.spaces)
+      throw InvalidInput(where + ".pawns: " + std::to_string(sum) + " pawns on " + cell_text(c) + " with " +
+                         std::to_string(t.spaces) + " spaces");
+    for (int j = 0; j < s.ntiles; ++j)
+      if (s.tiles[j].cell == c) throw InvalidInput(where + ": two tiles on " + cell_text(c));
+    Tile& tile = s.tiles[s.ntiles++];
+    tile.cell = c;
+    tile.n = static_cast<uint8_t>(t.n);
+    tile.spaces = static_cast<uint8_t>(t.spaces);
+    for (int k = 0; k < kColors; ++k) tile.pawns[k] = static_cast<uint8_t>(t.pawns[k]);
+  }
+  {  // connected
+    const Lookup look(s);
+    std::vector<bool> seen(s.ntiles, false);
+    std::vector<int> stack{0};
+    seen[0] = true;
+    int reached = 1;
+    while (!stack.empty()) {
+      const int t = stack.back();
+      stack.pop_back();
+      for (int d = 0; d < kHexDirections; ++d) {
+        const int j = look.tile_at(neighbor(s.tiles[t].cell, d));
+        if (j >= 0 && !seen[j]) {
+          seen[j] = true;
+          ++reached;
+          stack.push_back(j);
+        }
+      }
+    }
+    if (reached != s.ntiles)
+      for (int i = 0; i < s.ntiles; ++i)
+        if (!seen[i])
+          throw InvalidInput("position.tiles." + std::to_string(i) + ": the tile on " + cell_text(s.tiles[i].cell) +
+                             " is not connected to the tile on " + cell_text(s.tiles[0].cell));
+  }
+  {
+    const Lookup look(s);
+    for (size_t i = 0; i < spec.edge.size(); ++i) {
+      const EdgeSpec& e = spec.edge[i];
+      const std::string where = "position.edge." + std::to_string(i);
+      if (std::abs(e.q) > kMaxCoordinate + 1 || std::abs(e.r) > kMaxCoordinate + 1)
+        throw InvalidInput(where + ": cell (" + std::to_string(e.q) + ", " + std::to_string(e.r) + ") is next to no tile");
+      const Cell c{static_cast<int16_t>(e.q), static_cast<int16_t>(e.r)};
+      if (e.color < 0 || e.color >= kColors)
+        throw InvalidInput(where + ".color: " + std::to_string(e.color) + " on " + cell_text(c) + " is not 0..3");
+      if (look.tile_at(c) >= 0) throw InvalidInput(where + ": a pawn on " + cell_text(c) + ", which holds a tile");
+      if (look.tile_neighbors(c) == 0) throw InvalidInput(where + ": the cell " + cell_text(c) + " is next to no tile");
+      for (int j = 0; j < s.nedge; ++j)
+        if (s.edge[j].cell == c) throw InvalidInput(where + ": two pawns on " + cell_text(c));
+      if (s.nedge >= kMaxEdge) throw InvalidInput(where + ": too many edge pawns");
+      insert_edge(s, c, static_cast<uint8_t>(e.color));
+      ++pawns_of[e.color];
+    }
+  }
+  for (int k = 0; k < kColors; ++k) {
+    if (spec.supply[k] < 0) throw InvalidInput("position.supply." + std::to_string(k) + ": negative");
+    pawns_of[k] += spec.supply[k];
+    if (pawns_of[k] > kMaxPawnsPerColor)
+      throw InvalidInput("position.supply." + std::to_string(k) + ": colour " + std::to_string(k) + " has " +
+                         std::to_string(pawns_of[k]) + " pawns in all, at most " + std::to_string(kMaxPawnsPerColor));
+    s.supply[k] = static_cast<uint8_t>(spec.supply[k]);
+    in_play_[k] = pawns_of[k] > 0;
+  }
+  if (spec.next < 0 || spec.next >= kColors) throw InvalidInput("position.next: " + std::to_string(spec.next) + " is not 0..3");
+  s.next = static_cast<uint8_t>(spec.next);
+  for (size_t i = 0; i < spec.deal_rest.size(); ++i) {
+    const NewTile& t = spec.deal_rest[i];
+    const std::string where = "position.deal_rest." + std::to_string(i);
+    if (t.n < 1 || t.n > 6) throw InvalidInput(where + ".n: " + std::to_string(t.n) + " is not 1..6");
+    if (t.spaces < 1 || t.spaces > 3) throw InvalidInput(where + ".spaces: " + std::to_string(t.spaces) + " is not 1..3");
+  }
+  deal_ = spec.deal_rest;
+  initial_ = s;
+}
+
+PositionSpec Game::to_spec(const State& s) const {
+  PositionSpec p;
+  for (int i = 0; i < s.ntiles; ++i) {
+    const Tile& t = s.tiles[i];
+    TileSpec ts{t.cell.q, t.cell.r, t.n, t.spaces, {}};
+    for (int k = 0; k < kColors; ++k) ts.pawns[k] = t.pawns[k];
+    p.tiles.push_back(ts);
+  }
+  for (int i = 0; i < s.nedge; ++i) p.edge.push_back({s.edge[i].cell.q, s.edge[i].cell.r, s.edge[i].color});
+  for (int k = 0; k < kColors; ++k) p.supply[k] = s.supply[k];
+  p.next = s.next;
+  p.deal_rest.assign(deal_.begin() + s.drawn, deal_.end());
+  return p;
+}
+
+uint64_t Game::key(const State& s) const {
+  uint64_t h = zobrist(1, s.drawn, s.next);
+  for (int i = 0; i < s.ntiles; ++i) {
+    const Tile& t = s.tiles[i];
+    const uint64_t pawns = t.pawns[0] | (t.pawns[1] << 4) | (t.pawns[2] << 8) | (t.pawns[3] << 12);
+    h ^= zobrist(2, pack(t.cell), pawns | (uint64_t{t.n} << 16));
+  }
+  for (int i = 0; i < s.nedge; ++i) h ^= zobrist(3, pack(s.edge[i].cell), s.edge[i].color);
+  for (int k = 0; k < kColors; ++k) h ^= zobrist(4, static_cast<uint64_t>(k), s.supply[k]);
+  return h;
+}
+
+// ------------------------------------------------------------ end and score
+
+bool Game::won(const State& s) const {
+  return s.supply[0] == 0 && s.supply[1] == 0 && s.supply[2] == 0 && s.supply[3] == 0;
+}
+
+int Game::score(const State& s) const {
+  if (!won(s)) return 0;
+  std::array<int, kColors> at_edge{};
+  for (int i = 0; i < s.nedge; ++i) ++at_edge[s.edge[i].color];
+  int product = 1;
+  for (int k = 0; k < kColors; ++k)
+    if (in_play_[k]) product *= at_edge[k];
+  return product;
+}
+
+int Game::upper_objective(const State& s) const {
+  if (final(s)) return objective(s);
+  const int turns = turns_left(s);
+  std::array<int, kColors> at_edge{}, on_tiles{};
+  for (int i = 0; i < s.nedge; ++i) ++at_edge[s.edge[i].color];
+  for (int i = 0; i < s.ntiles; ++i)
+    for (int k = 0; k < kColors; ++k) on_tiles[k] += s.tiles[i].pawns[k];
+  int product = 1;
+  for (int k = 0; k < kColors; ++k) {
+    const int t = colour_turns(turns, s.next, k);
+    // The supply only shrinks on its colour's turns, by at most 3 a turn.
+    if (s.supply[k] > 3 * t) return 0;
+    if (!in_play_[k]) continue;
+    const int total = at_edge[k] + on_tiles[k] + s.supply[k];
+    // A turn adds one edge pawn, or evacuates pawns that are on tiles:
+    // those there now, and at most 3 placed on each earlier turn.
+    const int gain = t == 0 ? 0 : std::max(t, on_tiles[k] + 3 * (t - 1));
+    product *= std::min(total, at_edge[k] + gain);
+  }
+  return 2 * product + 1;
+}
+
+// ------------------------------------------------------------ the board
+
+std::vector<Cell> Game::flashpoints(const State& s) const {
+  const Lookup look(s);
+  std::vector<Cell> out;
+  for (int v = 6; v >= 1 && out.empty(); --v)
+    for (int i = 0; i < s.ntiles; ++i) {
+      if (s.tiles[i].n != v) continue;
+      for (int d = 0; d < kHexDirections; ++d) {
+        const Cell c = neighbor(s.tiles[i].cell, d);
+        if (look.tile_at(c) < 0 && look.tile_neighbors(c) >= 2) out.push_back(c);
+      }
+    }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<Cell> Game::edge_areas(const State& s) const {
+  const Lookup look(s);
+  std::vector<Cell> out;
+  for (int i = 0; i < s.ntiles; ++i)
+    for (int d = 0; d < kHexDirections; ++d) {
+      const Cell c = neighbor(s.tiles[i].cell, d);
+      if (look.tile_at(c) < 0) out.push_back(c);
+    }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+State Game::place_tile(const State& s, Cell at, TurnReport* report) const {
+  State t = s;
+  const NewTile& nt = deal_[s.drawn];
+  for (int i = 0; i < t.nedge; ++i)
+    if (t.edge[i].cell == at) {
+      if (report) report->covered_color = t.edge[i].color;
+      ++t.supply[t.edge[i].color];
+      erase_edge(t, i);
+      break;
+    }
+  Tile& tile = t.tiles[t.ntiles++];
+  tile = Tile{};
+  tile.cell = at;
+  tile.n = static_cast<uint8_t>(nt.n);
+  tile.spaces = static_cast<uint8_t>(nt.spaces);
+  if (report) report->tile_n = nt.n;
+  return t;
+}
+
+// Every evacuation of colour `color` from the placed board, in canonical order.
+void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell place) const {
+  const Lookup look(s);
+  int ngroups = 0;
+  const auto group = groups_of(s, look, &ngroups);
+  for (int v = 1; v <= 6; ++v) {
+    // The source groups and their pawns of this colour.
+    std::vector<int> sources;
+    std::vector<int> k_of(ngroups, 0);
+    for (int i = 0; i < s.ntiles; ++i)
+      if (s.tiles[i].n == v && s.tiles[i].pawns[color] > 0) {
+        if (k_of[group[i]] == 0) sources.push_back(group[i]);
+        k_of[group[i]] += s.tiles[i].pawns[color];
+      }
+    if (sources.empty()) continue;
+    std::sort(sources.begin(), sources.end());
+    // Destinations: cells with their capacity, and each source's list.
+    std::vector<Cell> dest;
+    std::vector<int> cap;
+    std::vector<std::vector<int>> of(sources.size());
+    auto dest_index = [&](Cell c, int capacity) {
+      for (size_t j = 0; j < dest.size(); ++j)
+        if (dest[j] == c) return static_cast<int>(j);
+      dest.push_back(c);
+      cap.push_back(capacity);
+      return static_cast<int>(dest.size() - 1);
+    };
+    for (size_t si = 0; si < sources.size(); ++si) {
+      const int g = sources[si];
+      std::vector<bool> adjacent(ngroups, false);
+      for (int i = 0; i < s.ntiles; ++i) {
+        if (group[i] != g) continue;
+        for (int d = 0; d < kHexDirections; ++d) {
+          const Cell c = neighbor(s.tiles[i].cell, d);
+          const int j = look.tile_at(c);
+          if (j >= 0) {
+            if (group[j] != g) adjacent[group[j]] = true;
+          } else if (look.edge_at(c) < 0) {
+            of[si].push_back(dest_index(c, 1));
+          }
+        }
+      }
+      for (int j = 0; j < s.ntiles; ++j)
+        if (adjacent[group[j]] && s.tiles[j].room() > 0) of[si].push_back(dest_index(s.tiles[j].cell, s.tiles[j].room()));
+      std::sort(of[si].begin(), of[si].end());
+      of[si].erase(std::unique(of[si].begin(), of[si].end()), of[si].end());
+    }
+    // Enumerate assignments group by group, destination by destination;
+    // keep those where a group sends fewer than its pawns only when all its
+    // destinations are full.
+    std::set<std::vector<uint8_t>> outcomes;
+    std::vector<uint8_t> x(dest.size(), 0);
+    std::vector<int> sent(sources.size(), 0);
+    uint64_t work = 0;
+    auto maximal = [&]() {
+      for (size_t si = 0; si < sources.size(); ++si) {
+        if (sent[si] == k_of[sources[si]]) continue;
+        for (int j : of[si])
+          if (x[j] < cap[j]) return false;
+      }
+      return true;
+    };
+    auto rec = [&](auto&& self, size_t si, size_t pos, int left) -> void {
+      if (++work > kMaxEvacuationWork)
+        throw InvalidInput("position: an evacuation of number " + std::to_string(v) +
+                           " has too many outcomes to list");
+      if (si == sources.size()) {
+        if (maximal()) outcomes.insert(x);
+        return;
+      }
+      if (pos == of[si].size()) {
+        sent[si] = k_of[sources[si]] - left;
+        const size_t nsi = si + 1;
+        self(self, nsi, 0, nsi < sources.size() ? k_of[sources[nsi]] : 0);
+        return;
+      }
+      const int j = of[si][pos];
+      const int most = std::min(left, cap[j] - static_cast<int>(x[j]));
+      for (int a = most; a >= 0; --a) {
+        x[j] = static_cast<uint8_t>(x[j] + a);
+        self(self, si, pos + 1, left - a);
+        x[j] = static_cast<uint8_t>(x[j] - a);
+      }
+    };
+    rec(rec, 0, 0, k_of[sources[0]]);
+    std::vector<Move> moves;
+    for (const auto& o : outcomes) {
+      Move m;
+      m.place = place;
+      m.kind = ActionKind::kEvacuate;
+      m.number = static_cast<uint8_t>(v);
+      for (size_t j = 0; j < dest.size(); ++j)
+        for (int a = 0; a < o[j]; ++a) m.to.push_back(dest[j]);
+      std::sort(m.to.begin(), m.to.end());
+      moves.push_back(std::move(m));
+    }
+    std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.to < b.to; });
+    for (auto& m : moves) out.push_back(std::move(m));
+  }
+}
+
+State Game::act(const State& placed, const Move& m, TurnReport* report) const {
+  State s = placed;
+  const int c = s.next;
+  switch (m.kind) {
+    case ActionKind::kPass: break;
+    case ActionKind::kTile:
+      for (int i = 0; i < s.ntiles; ++i)
+        if (s.tiles[i].cell == m.cell) s.tiles[i].pawns[c] = static_cast<uint8_t>(s.tiles[i].pawns[c] + m.count);
+      s.supply[c] = static_cast<uint8_t>(s.supply[c] - m.count);
+      break;
+    case ActionKind::kEdge:
+      insert_edge(s, m.cell, static_cast<uint8_t>(c));
+      --s.supply[c];
+      break;
+    case ActionKind::kEvacuate: {
+      int leaving = 0;
+      for (int i = 0; i < s.ntiles; ++i)
+        if (s.tiles[i].n == m.number) {
+          leaving += s.tiles[i].pawns[c];
+          s.tiles[i].pawns[c] = 0;
+        }
+      const Lookup look(s);
+      for (Cell to : m.to) {
+        const int j = look.tile_at(to);
+        if (j >= 0) ++s.tiles[j].pawns[c];
+        else insert_edge(s, to, static_cast<uint8_t>(c));
+      }
+      const int back = leaving - static_cast<int>(m.to.size());
+      s.supply[c] = static_cast<uint8_t>(s.supply[c] + back);
+      if (report) report->returned = back;
+      break;
+    }
+  }
+  s.drawn = static_cast<uint8_t>(s.drawn + 1);
+  s.next = static_cast<uint8_t>((s.next + 1) % kColors);
+  return s;
+}
+
+std::vector<Child> Game::children(const State& s) const {
+  std::vector<Child> out;
+  if (final(s)) return out;
+  const int c = s.next;
+  for (Cell place : flashpoints(s)) {
+    const State placed = place_tile(s, place, nullptr);
+    std::vector<Move> moves;
+    Move pass;
+    pass.place = place;
+    moves.push_back(pass);
+    std::vector<int> order(placed.ntiles);
+    for (int i = 0; i < placed.ntiles; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return placed.tiles[a].cell < placed.tiles[b].cell; });
+    for (int i : order) {
+      const int most = std::min({3, static_cast<int>(placed.supply[c]), placed.tiles[i].room()});
+      for (int k = 1; k <= most; ++k) {
+        Move m;
+        m.place = place;
+        m.kind = ActionKind::kTile;
+        m.cell = placed.tiles[i].cell;
+        m.count = static_cast<uint8_t>(k);
+        moves.push_back(m);
+      }
+    }
+    if (placed.supply[c] > 0) {
+      const Lookup look(placed);
+      for (Cell e : edge_areas(placed))
+        if (look.edge_at(e) < 0) {
+          Move m;
+          m.place = place;
+          m.kind = ActionKind::kEdge;
+          m.cell = e;
+          moves.push_back(m);
+        }
+    }
+    evacuations(placed, c, moves, place);
+    const size_t first = out.size();
+    for (Move& m : moves) {
+      State next = act(placed, m, nullptr);
+      bool merged = false;
+      for (size_t j = first; j < out.size() && !merged; ++j)
+        if (out[j].state == next) {
+          out[j].equivalent.push_back(std::move(m));
+          merged = true;
+        }
+      if (!merged) out.push_back(Child{std::move(m), {}, next});
+    }
+  }
+  return out;
+}
+
+bool Game::legal(const State& s, const Move& m, std::string* why) const {
+  auto fail = [&](const std::string& text) {
+    *why = text;
+    return false;
+  };
+  if (final(s)) return fail("the game is over: no tile is left to place");
+  const std::vector<Cell> fp = flashpoints(s);
+  if (std::find(fp.begin(), fp.end(), m.place) == fp.end())
+    return fail("place " + cell_text(m.place) + " is not a flashpoint");
+  const State placed = place_tile(s, m.place, nullptr);
+  const Lookup look(placed);
+  const int c = s.next;
+  switch (m.kind) {
+    case ActionKind::kPass: return true;
+    case ActionKind::kTile: {
+      const int i = look.tile_at(m.cell);
+      if (i < 0) return fail("no tile on " + cell_text(m.cell));
+      if (m.count < 1 || m.count > 3) return fail("count must be 1..3");
+      if (m.count > placed.supply[c]) return fail("colour " + std::to_string(c) + " has only " + std::to_string(placed.supply[c]) + " pawns in the supply");
+      if (m.count > placed.tiles[i].room()) return fail("the tile on " + cell_text(m.cell) + " has room for " + std::to_string(placed.tiles[i].room()));
+      return true;
+    }
+    case ActionKind::kEdge: {
+      if (placed.supply[c] < 1) return fail("colour " + std::to_string(c) + " has no pawn in the supply");
+      if (look.tile_at(m.cell) >= 0) return fail(cell_text(m.cell) + " holds a tile");
+      if (look.tile_neighbors(m.cell) == 0) return fail(cell_text(m.cell) + " is not an edge area");
+      if (look.edge_at(m.cell) >= 0) return fail("the edge area " + cell_text(m.cell) + " holds a pawn");
+      return true;
+    }
+    case ActionKind::kEvacuate: {
+      if (m.number < 1 || m.number > 6) return fail("number must be 1..6");
+      std::vector<Move> ev;
+      evacuations(placed, c, ev, m.place);
+      bool any = false;
+      std::vector<Cell> to = m.to;
+      std::sort(to.begin(), to.end());
+      for (const Move& e : ev)
+        if (e.number == m.number) {
+          any = true;
+          if (e.to == to) return true;
+        }
+      if (!any) return fail("no pawn of colour " + std::to_string(c) + " stands on a tile numbered " + std::to_string(m.number));
+      return fail("the evacuation's destinations are not those of any outcome");
+    }
+  }
+  return fail("unknown action");
+}
+
+State Game::apply(const State& s, const Move& m, TurnReport* report) const {
+  Move sorted = m;
+  std::sort(sorted.to.begin(), sorted.to.end());
+  return act(place_tile(s, m.place, report), sorted, report);
+}
+
+// ------------------------------------------------------------ the deal
+
+std::vector<NewTile> deal(uint64_t seed, int count) {
+  static constexpr int kSpaces[7] = {0, 1, 1, 2, 2, 3, 3};
+  std::vector<NewTile> box;
+  for (int n = 1; n <= 6; ++n)
+    for (int i = 0; i < 7; ++i) box.push_back({n, kSpaces[n]});
+  box.push_back({3, kSpaces[3]});
+  Rng rng(seed);
+  rng.shuffle(box);
+  box.resize(static_cast<size_t>(std::clamp(count, 2, static_cast<int>(box.size()))));
+  return box;
+}
+
+}  // namespace sj::onrun

@@ -1,0 +1,177 @@
+// On the Run! (Ablaze! box), co-op / solitaire with the deal known: the
+// rules engine (flashpoints, edge areas, the four actions, evacuation with
+// same-number groups acting as one tile, the product score) and a
+// branch-and-bound search for the best final score. Rules:
+// ../shared/spec/onrun.md; readings chosen where it is silent:
+// docs/rules/onrun.md.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/limits.hpp"
+#include "core/table.hpp"
+#include "search/proof.hpp"
+
+namespace sj::onrun {
+
+inline constexpr int kColors = 4;
+inline constexpr int kMaxTiles = 64;           // on the table plus still to come
+inline constexpr int kMaxPawnsPerColor = 24;   // supply + tiles + edge, per colour
+inline constexpr int kMaxEdge = kColors * kMaxPawnsPerColor;
+inline constexpr int kMaxCoordinate = 60;      // of an input cell
+// An evacuation's outcomes are enumerated; past this many steps the engine
+// refuses the position rather than spend unbounded time on one turn.
+inline constexpr uint64_t kMaxEvacuationWork = 2'000'000;
+
+struct Cell {
+  int16_t q = 0;
+  int16_t r = 0;
+  friend bool operator==(Cell, Cell) = default;
+  friend bool operator<(Cell a, Cell b) { return a.q != b.q ? a.q < b.q : a.r < b.r; }
+};
+
+// ------------------------------------------------------------ input and output
+
+struct TileSpec {
+  int q = 0, r = 0, n = 1, spaces = 1;
+  std::array<int, kColors> pawns{};
+};
+struct EdgeSpec {
+  int q = 0, r = 0, color = 0;
+};
+struct NewTile {
+  int n = 1, spaces = 1;
+};
+struct PositionSpec {
+  std::vector<TileSpec> tiles;
+  std::vector<EdgeSpec> edge;
+  std::array<int, kColors> supply{12, 12, 12, 12};
+  int next = 0;
+  std::vector<NewTile> deal_rest;
+};
+
+// ------------------------------------------------------------ state and moves
+
+struct Tile {
+  Cell cell;
+  uint8_t n = 1, spaces = 1;
+  std::array<uint8_t, kColors> pawns{};
+  int room() const { return spaces - pawns[0] - pawns[1] - pawns[2] - pawns[3]; }
+};
+struct EdgePawn {
+  Cell cell;
+  uint8_t color = 0;
+};
+
+// Plain data, copied by value. Tiles stay in placement order; edge pawns
+// are kept sorted by cell, so equal positions are equal bytes.
+struct State {
+  std::array<Tile, kMaxTiles> tiles{};
+  std::array<EdgePawn, kMaxEdge> edge{};
+  std::array<uint8_t, kColors> supply{};
+  uint8_t ntiles = 0;
+  uint8_t nedge = 0;
+  uint8_t next = 0;   // the colour of the next turn
+  uint8_t drawn = 0;  // tiles of deal_rest already placed
+  bool operator==(const State& o) const;
+};
+
+enum class ActionKind : uint8_t { kPass = 0, kTile = 1, kEdge = 2, kEvacuate = 3 };
+
+struct Move {
+  Cell place;
+  ActionKind kind = ActionKind::kPass;
+  Cell cell;          // tile or edge
+  uint8_t count = 0;  // tile
+  uint8_t number = 0; // evacuate
+  std::vector<Cell> to;  // evacuate, sorted
+};
+bool canonical_less(const Move& a, const Move& b);
+
+// What a turn did besides the move itself, for replays.
+struct TurnReport {
+  int tile_n = 0;
+  int covered_color = -1;  // the edge pawn the new tile sent back, if any
+  int returned = 0;        // pawns an evacuation sent back to the supply
+};
+
+struct Child {
+  Move move;
+  std::vector<Move> equivalent;  // other moves giving the same state
+  State state;
+};
+
+class Game {
+ public:
+  explicit Game(const PositionSpec& spec);  // throws InvalidInput naming the field
+
+  const State& initial() const { return initial_; }
+  int turns_left(const State& s) const { return static_cast<int>(deal_.size()) - s.drawn; }
+  bool final(const State& s) const { return turns_left(s) == 0; }
+  bool won(const State& s) const;
+  int score(const State& s) const;  // of a final position
+  // 2 * score + won: the search's objective (a won 0 beats a lost 0).
+  int objective(const State& s) const { return 2 * score(s) + (won(s) ? 1 : 0); }
+  // An admissible bound on the objective of any final position reached.
+  int upper_objective(const State& s) const;
+  int upper_score(const State& s) const { return upper_objective(s) / 2; }
+  bool in_play(int color) const { return in_play_[color]; }
+
+  std::vector<Cell> flashpoints(const State& s) const;
+  std::vector<Cell> edge_areas(const State& s) const;
+  const NewTile& next_tile(const State& s) const { return deal_[s.drawn]; }
+
+  // Distinct legal moves in canonical order (each with the others giving
+  // its state). Work is counted against `work` (outcome steps) if given.
+  std::vector<Child> children(const State& s) const;
+  // Legal? If not, `why` says which rule it breaks.
+  bool legal(const State& s, const Move& m, std::string* why) const;
+  State apply(const State& s, const Move& m, TurnReport* report = nullptr) const;
+
+  PositionSpec to_spec(const State& s) const;
+  uint64_t key(const State& s) const;
+
+ private:
+  State place_tile(const State& s, Cell at, TurnReport* report) const;
+  void evacuations(const State& placed, int color, std::vector<Move>& out, Cell place) const;
+  State act(const State& placed, const Move& m, TurnReport* report) const;
+
+  std::vector<NewTile> deal_;
+  std::array<bool, kColors> in_play_{};
+  State initial_;
+};
+
+// ------------------------------------------------------------ search
+
+struct Line {
+  std::vector<Move> moves;
+};
+
+struct SolveResult {
+  int lower = -1;          // best objective found (-1: none found)
+  int upper = 0;           // proved bound on the objective
+  bool exact = false;
+  std::vector<Move> line;  // reaches `lower`
+  SearchStats stats;
+};
+
+SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control);
+
+struct HintMove {
+  Child child;
+  int lower = -1, upper = 0;
+  bool exact = false;
+  std::vector<Move> line;  // after this move
+};
+struct HintResult {
+  std::vector<HintMove> moves;  // best first, ties canonical
+  SearchStats stats;
+};
+HintResult hint(const Game& game, const State& s, const Limits& limits, Control* control);
+
+// A deal from the 43-tile box, shuffled by `seed`, its first `count` tiles.
+std::vector<NewTile> deal(uint64_t seed, int count);
+
+}  // namespace sj::onrun

@@ -1,0 +1,177 @@
+// The best final score with the deal known: depth-first branch and bound.
+//
+// The objective is 2 * score + won (a won game scoring 0 beats a lost one;
+// score > 0 implies won). A node is cut when the game's admissible bound
+// (Game::upper_objective, held to the reference in the tests) is no better
+// than the best line found so far. The table keeps, per state, an upper bound
+// on its objective: true whatever the incumbent was when it was stored (a
+// node returns the max of its children's bounds, each an upper bound), so
+// one table serves the whole search and every move of a hint. Lines are only
+// ever taken from leaves reached on the path, so the certificate always
+// replays to the score it claims.
+#include <algorithm>
+#include <climits>
+#include <memory>
+
+#include "games/onrun/onrun.hpp"
+
+namespace sj::onrun {
+namespace {
+
+struct Bound {
+  int32_t upper = 0;
+};
+using Table = BoundedTable<Bound>;
+
+class Searcher {
+ public:
+  Searcher(const Game& game, Budget& budget, Table& table, SearchStats& stats)
+      : game_(game), budget_(budget), table_(table), stats_(stats) {}
+
+  // An upper bound on the objective of `s`; on the way, every leaf better
+  // than the incumbent becomes the incumbent (with its line).
+  int dfs(const State& s, int depth) {
+    if (stopped_) return game_.upper_objective(s);
+    if (!budget_.spend()) {
+      stopped_ = true;
+      return game_.upper_objective(s);
+    }
+    stats_.max_depth = std::max(stats_.max_depth, depth);
+    if (game_.final(s)) {
+      const int v = game_.objective(s);
+      if (v > best_) {
+        best_ = v;
+        line_ = path_;
+        if (best_ >= target_) stopped_ = true;  // nothing can be better
+      }
+      return v;
+    }
+    int bound = game_.upper_objective(s);
+    const uint64_t key = game_.key(s);
+    if (const Bound* b = table_.find(key)) bound = std::min(bound, static_cast<int>(b->upper));
+    if (bound <= best_) {
+      ++stats_.pruned;
+      return bound;
+    }
+    const uint64_t nodes_before = budget_.nodes();
+    std::vector<Child> kids = game_.children(s);
+    // Most promising first: the highest bound, then the emptiest supply,
+    // then the most pawns at the edge; ties in canonical order.
+    struct Order {
+      int bound, supply, edge;
+      size_t index;
+    };
+    std::vector<Order> order;
+    order.reserve(kids.size());
+    for (size_t i = 0; i < kids.size(); ++i) {
+      const State& k = kids[i].state;
+      order.push_back({game_.upper_objective(k), k.supply[0] + k.supply[1] + k.supply[2] + k.supply[3], k.nedge, i});
+    }
+    std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
+      if (a.bound != b.bound) return a.bound > b.bound;
+      if (a.supply != b.supply) return a.supply < b.supply;
+      return a.edge > b.edge;
+    });
+    int upper = 0;
+    for (const Order& o : order) {
+      path_.push_back(kids[o.index].move);
+      const int u = dfs(kids[o.index].state, depth + 1);
+      path_.pop_back();
+      upper = std::max(upper, u);
+      if (stopped_) return bound;  // the children not reached count with the node's bound
+    }
+    upper = std::min(upper, bound);
+    table_.store(key, Bound{upper}, budget_.nodes() - nodes_before);
+    return upper;
+  }
+
+  void reset(int target) {
+    best_ = -1;
+    line_.clear();
+    path_.clear();
+    stopped_ = false;
+    target_ = target;
+  }
+  int best() const { return best_; }
+  const std::vector<Move>& line() const { return line_; }
+  // Whether the search stopped before it had seen (or cut) every line.
+  bool cut_short() const { return stopped_ && best_ < target_; }
+
+ private:
+  const Game& game_;
+  Budget& budget_;
+  Table& table_;
+  SearchStats& stats_;
+  int best_ = -1;
+  int target_ = INT_MAX;
+  bool stopped_ = false;
+  std::vector<Move> path_, line_;
+};
+
+uint64_t table_bytes(const Limits& limits) {
+  return std::max<uint64_t>(1, limits.max_memory_mb) * (uint64_t{1} << 20) * 3 / 4;
+}
+
+// Values `s` within the budget: [lower, upper] and the line reaching lower.
+void value(Searcher& searcher, const Game& game, const State& s, Budget& budget, int* lower, int* upper,
+           bool* exact, std::vector<Move>* line) {
+  const int root_bound = game.upper_objective(s);
+  searcher.reset(root_bound);
+  const int u = searcher.dfs(s, 0);
+  *lower = searcher.best();
+  *line = searcher.line();
+  *exact = !searcher.cut_short() && *lower >= 0;
+  *upper = *exact ? *lower : std::max(*lower, std::min(u, root_bound));
+  (void)budget;
+}
+
+}  // namespace
+
+SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control) {
+  SolveResult r;
+  Budget budget(limits, control);
+  Table table(table_bytes(limits));
+  Searcher searcher(game, budget, table, r.stats);
+  value(searcher, game, s, budget, &r.lower, &r.upper, &r.exact, &r.line);
+  r.stats.nodes = budget.nodes();
+  r.stats.seconds = budget.seconds();
+  r.stats.stopped_by = r.exact ? StopReason::kNone : budget.reason();
+  if (!r.exact && r.stats.stopped_by == StopReason::kNone) r.stats.stopped_by = StopReason::kNodes;
+  r.stats.table = table.stats();
+  if (budget.control()) budget.poll();
+  return r;
+}
+
+HintResult hint(const Game& game, const State& s, const Limits& limits, Control* control) {
+  HintResult r;
+  Budget budget(limits, control);
+  Table table(table_bytes(limits));
+  Searcher searcher(game, budget, table, r.stats);
+  std::vector<Child> kids = game.children(s);
+  StopReason why = StopReason::kNone;
+  for (size_t i = 0; i < kids.size(); ++i) {
+    HintMove h;
+    h.child = std::move(kids[i]);
+    const Budget::Slice outer = budget.begin_slice(1.0 / static_cast<double>(kids.size() - i), UINT64_MAX);
+    if (!budget.stopped()) {
+      value(searcher, game, h.child.state, budget, &h.lower, &h.upper, &h.exact, &h.line);
+    } else {
+      h.upper = game.upper_objective(h.child.state);
+    }
+    const StopReason slice = budget.end_slice(outer);
+    if (!h.exact && why == StopReason::kNone) why = slice == StopReason::kNone ? StopReason::kNodes : slice;
+    r.moves.push_back(std::move(h));
+  }
+  std::stable_sort(r.moves.begin(), r.moves.end(), [](const HintMove& a, const HintMove& b) {
+    if (a.lower != b.lower) return a.lower > b.lower;
+    return a.upper > b.upper;
+  });
+  r.stats.nodes = budget.nodes();
+  r.stats.seconds = budget.seconds();
+  r.stats.stopped_by = budget.reason() != StopReason::kNone ? budget.reason() : why;
+  r.stats.table = table.stats();
+  if (budget.control()) budget.poll();
+  return r;
+}
+
+}  // namespace sj::onrun
