@@ -283,7 +283,7 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known") {
         py::dict d;
         d["status"] = status_name(game, s);
         d["score"] = game.final(s) ? py::object(py::int_(game.score(s))) : py::none();
-        d["line"] = steps;
+        d["steps"] = steps;
         d["position"] = position_dict(game.to_spec(s));
         d["error"] = error;
         return d;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <unordered_map>
 
 #include "core/bits.hpp"
 #include "core/error.hpp"
@@ -13,7 +14,25 @@
 namespace sj::onrun {
 namespace {
 
-std::string cell_text(Cell c) { return "(" + std::to_string(c.q) + ", " + std::to_string(c.r) + ")"; }
+std::string cell_text(Cell c) {
+  std::string s(1, '(');
+  s += std::to_string(c.q);
+  s += ", ";
+  s += std::to_string(c.r);
+  s += ')';
+  return s;
+}
+
+// Lexicographic order of outcome vectors, written out (GCC 12 warns about
+// std::vector's own comparison at -O3).
+struct OutcomeLess {
+  bool operator()(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) const {
+    const size_t n = std::min(a.size(), b.size());
+    for (size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return a[i] < b[i];
+    return a.size() < b.size();
+  }
+};
 
 Cell neighbor(Cell c, int d) {
   return {static_cast<int16_t>(c.q + kHexStep[d].q), static_cast<int16_t>(c.r + kHexStep[d].r)};
@@ -371,7 +390,7 @@ State Game::place_tile(const State& s, Cell at, TurnReport* report) const {
 }
 
 // Every evacuation of colour `color` from the placed board, in canonical order.
-void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell place) const {
+void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell place, bool* truncated) const {
   const Lookup look(s);
   int ngroups = 0;
   const auto group = groups_of(s, look, &ngroups);
@@ -420,10 +439,11 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
     // Enumerate assignments group by group, destination by destination;
     // keep those where a group sends fewer than its pawns only when all its
     // destinations are full.
-    std::set<std::vector<uint8_t>> outcomes;
+    std::set<std::vector<uint8_t>, OutcomeLess> outcomes;
     std::vector<uint8_t> x(dest.size(), 0);
     std::vector<int> sent(sources.size(), 0);
     uint64_t work = 0;
+    bool cut = false;
     auto maximal = [&]() {
       for (size_t si = 0; si < sources.size(); ++si) {
         if (sent[si] == k_of[sources[si]]) continue;
@@ -433,9 +453,14 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
       return true;
     };
     auto rec = [&](auto&& self, size_t si, size_t pos, int left) -> void {
-      if (++work > kMaxEvacuationWork)
-        throw InvalidInput("position: an evacuation of number " + std::to_string(v) +
-                           " has too many outcomes to list");
+      if (cut) return;
+      if (++work > kMaxEvacuationWork) {
+        if (!truncated)
+          throw InvalidInput("position: an evacuation of number " + std::to_string(v) +
+                             " has too many outcomes to list");
+        *truncated = cut = true;
+        return;
+      }
       if (si == sources.size()) {
         if (maximal()) outcomes.insert(x);
         return;
@@ -509,16 +534,14 @@ State Game::act(const State& placed, const Move& m, TurnReport* report) const {
   return s;
 }
 
-std::vector<Child> Game::children(const State& s) const {
-  std::vector<Child> out;
-  if (final(s)) return out;
+void Game::moves(const State& s, std::vector<Move>& out, bool* truncated) const {
+  if (final(s)) return;
   const int c = s.next;
   for (Cell place : flashpoints(s)) {
     const State placed = place_tile(s, place, nullptr);
-    std::vector<Move> moves;
     Move pass;
     pass.place = place;
-    moves.push_back(pass);
+    out.push_back(pass);
     std::vector<int> order(placed.ntiles);
     for (int i = 0; i < placed.ntiles; ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
@@ -531,7 +554,7 @@ std::vector<Child> Game::children(const State& s) const {
         m.kind = ActionKind::kTile;
         m.cell = placed.tiles[i].cell;
         m.count = static_cast<uint8_t>(k);
-        moves.push_back(m);
+        out.push_back(m);
       }
     }
     if (placed.supply[c] > 0) {
@@ -542,21 +565,29 @@ std::vector<Child> Game::children(const State& s) const {
           m.place = place;
           m.kind = ActionKind::kEdge;
           m.cell = e;
-          moves.push_back(m);
+          out.push_back(m);
         }
     }
-    evacuations(placed, c, moves, place);
-    const size_t first = out.size();
-    for (Move& m : moves) {
-      State next = act(placed, m, nullptr);
-      bool merged = false;
-      for (size_t j = first; j < out.size() && !merged; ++j)
-        if (out[j].state == next) {
-          out[j].equivalent.push_back(std::move(m));
-          merged = true;
-        }
-      if (!merged) out.push_back(Child{std::move(m), {}, next});
+    evacuations(placed, c, out, place, truncated);
+  }
+}
+
+std::vector<Child> Game::children(const State& s) const {
+  std::vector<Move> all;
+  moves(s, all, nullptr);
+  std::vector<Child> out;
+  // Merged by state: a key finds the candidate, the state itself decides.
+  std::unordered_map<uint64_t, size_t> first;
+  for (Move& m : all) {
+    const State next = apply(s, m);
+    const uint64_t k = key(next);
+    const auto it = first.find(k);
+    if (it != first.end() && apply(s, out[it->second].move) == next) {
+      out[it->second].equivalent.push_back(std::move(m));
+      continue;
     }
+    if (it == first.end()) first.emplace(k, out.size());
+    out.push_back(Child{std::move(m), {}});
   }
   return out;
 }
@@ -593,7 +624,7 @@ bool Game::legal(const State& s, const Move& m, std::string* why) const {
     case ActionKind::kEvacuate: {
       if (m.number < 1 || m.number > 6) return fail("number must be 1..6");
       std::vector<Move> ev;
-      evacuations(placed, c, ev, m.place);
+      evacuations(placed, c, ev, m.place, nullptr);
       bool any = false;
       std::vector<Cell> to = m.to;
       std::sort(to.begin(), to.end());

@@ -100,7 +100,6 @@ struct TurnReport {
 struct Child {
   Move move;
   std::vector<Move> equivalent;  // other moves giving the same state
-  State state;
 };
 
 class Game {
@@ -123,8 +122,12 @@ class Game {
   std::vector<Cell> edge_areas(const State& s) const;
   const NewTile& next_tile(const State& s) const { return deal_[s.drawn]; }
 
+  // Every legal move in canonical order, not merged. An evacuation whose
+  // outcomes take more than kMaxEvacuationWork steps to list is cut short:
+  // `truncated` is set, or InvalidInput thrown when it is null.
+  void moves(const State& s, std::vector<Move>& out, bool* truncated) const;
   // Distinct legal moves in canonical order (each with the others giving
-  // its state). Work is counted against `work` (outcome steps) if given.
+  // its state); throws InvalidInput past kMaxEvacuationWork.
   std::vector<Child> children(const State& s) const;
   // Legal? If not, `why` says which rule it breaks.
   bool legal(const State& s, const Move& m, std::string* why) const;
@@ -135,7 +138,7 @@ class Game {
 
  private:
   State place_tile(const State& s, Cell at, TurnReport* report) const;
-  void evacuations(const State& placed, int color, std::vector<Move>& out, Cell place) const;
+  void evacuations(const State& placed, int color, std::vector<Move>& out, Cell place, bool* truncated) const;
   State act(const State& placed, const Move& m, TurnReport* report) const;
 
   std::vector<NewTile> deal_;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <climits>
 #include <memory>
+#include <unordered_set>
 
 #include "games/onrun/onrun.hpp"
 
@@ -54,18 +55,33 @@ class Searcher {
       return bound;
     }
     const uint64_t nodes_before = budget_.nodes();
-    std::vector<Child> kids = game_.children(s);
+    std::vector<Move> moves;
+    bool truncated = false;
+    game_.moves(s, moves, &truncated);
+    if (truncated) incomplete_ = true;  // an answer past here is not proved
     // Most promising first: the highest bound, then the emptiest supply,
-    // then the most pawns at the edge; ties in canonical order.
+    // then the most pawns at the edge; ties in canonical order. Moves that
+    // reach one state are searched once. States are made again when
+    // searched rather than kept: a turn may have 10^5 evacuation outcomes.
     struct Order {
       int bound, supply, edge;
-      size_t index;
+      uint32_t index;
     };
     std::vector<Order> order;
-    order.reserve(kids.size());
-    for (size_t i = 0; i < kids.size(); ++i) {
-      const State& k = kids[i].state;
-      order.push_back({game_.upper_objective(k), k.supply[0] + k.supply[1] + k.supply[2] + k.supply[3], k.nedge, i});
+    order.reserve(moves.size());
+    std::unordered_set<uint64_t> seen;
+    for (size_t i = 0; i < moves.size(); ++i) {
+      if ((i & 255) == 255) {
+        budget_.poll();
+        if (budget_.stopped()) {
+          stopped_ = true;
+          return bound;
+        }
+      }
+      const State k = game_.apply(s, moves[i]);
+      if (!seen.insert(game_.key(k)).second) continue;
+      order.push_back({game_.upper_objective(k), k.supply[0] + k.supply[1] + k.supply[2] + k.supply[3], k.nedge,
+                       static_cast<uint32_t>(i)});
     }
     std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
       if (a.bound != b.bound) return a.bound > b.bound;
@@ -74,18 +90,25 @@ class Searcher {
     });
     int upper = 0;
     for (const Order& o : order) {
-      path_.push_back(kids[o.index].move);
-      const int u = dfs(kids[o.index].state, depth + 1);
+      if (o.bound <= best_) {  // sorted by bound: none after this can do better
+        stats_.pruned += 1;
+        upper = std::max(upper, o.bound);
+        break;
+      }
+      path_.push_back(moves[o.index]);
+      const int u = dfs(game_.apply(s, moves[o.index]), depth + 1);
       path_.pop_back();
       upper = std::max(upper, u);
       if (stopped_) return bound;  // the children not reached count with the node's bound
     }
+    if (truncated) return bound;  // moves left unlisted: only the bound holds
     upper = std::min(upper, bound);
     table_.store(key, Bound{upper}, budget_.nodes() - nodes_before);
     return upper;
   }
 
   void reset(int target) {
+    incomplete_ = false;
     best_ = -1;
     line_.clear();
     path_.clear();
@@ -95,7 +118,8 @@ class Searcher {
   int best() const { return best_; }
   const std::vector<Move>& line() const { return line_; }
   // Whether the search stopped before it had seen (or cut) every line.
-  bool cut_short() const { return stopped_ && best_ < target_; }
+  bool cut_short() const { return (stopped_ && best_ < target_) || incomplete_; }
+  bool incomplete() const { return incomplete_; }
 
  private:
   const Game& game_;
@@ -105,6 +129,7 @@ class Searcher {
   int best_ = -1;
   int target_ = INT_MAX;
   bool stopped_ = false;
+  bool incomplete_ = false;  // a turn's evacuations were too many to list
   std::vector<Move> path_, line_;
 };
 
@@ -121,7 +146,7 @@ void value(Searcher& searcher, const Game& game, const State& s, Budget& budget,
   *lower = searcher.best();
   *line = searcher.line();
   *exact = !searcher.cut_short() && *lower >= 0;
-  *upper = *exact ? *lower : std::max(*lower, std::min(u, root_bound));
+  *upper = *exact ? *lower : std::max(*lower, searcher.incomplete() ? root_bound : std::min(u, root_bound));
   (void)budget;
 }
 
@@ -153,10 +178,11 @@ HintResult hint(const Game& game, const State& s, const Limits& limits, Control*
     HintMove h;
     h.child = std::move(kids[i]);
     const Budget::Slice outer = budget.begin_slice(1.0 / static_cast<double>(kids.size() - i), UINT64_MAX);
+    const State child = game.apply(s, h.child.move);
     if (!budget.stopped()) {
-      value(searcher, game, h.child.state, budget, &h.lower, &h.upper, &h.exact, &h.line);
+      value(searcher, game, child, budget, &h.lower, &h.upper, &h.exact, &h.line);
     } else {
-      h.upper = game.upper_objective(h.child.state);
+      h.upper = game.upper_objective(child);
     }
     const StopReason slice = budget.end_slice(outer);
     if (!h.exact && why == StopReason::kNone) why = slice == StopReason::kNone ? StopReason::kNodes : slice;

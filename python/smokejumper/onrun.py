@@ -1,0 +1,389 @@
+"""On the Run! (Ablaze! box), co-op / solitaire with the deal known: the
+best final score with a certificate line, valued hints, deals and replays.
+Rules: the project's spec, readings in docs/rules/onrun.md.
+
+>>> from smokejumper import onrun, Limit
+>>> position = onrun.deal(seed=3, tiles=6, supply=[1, 1, 1, 0]).position
+>>> onrun.solve(position, Limit(seconds=10)).exact
+True
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Sequence, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
+
+from smokejumper import _core, _text
+from smokejumper._core import Control, InvalidPositionError
+from smokejumper._inputs import load_model, load_models
+from smokejumper.games import Game, Operation, operations, position_call, position_request, position_search, request, search_request
+from smokejumper.limits import Limit
+from smokejumper.values import SearchStats, Verdict
+
+_native = _core.onrun
+MAX_TILES: int = _native.MAX_TILES
+MAX_PAWNS_PER_COLOR: int = _native.MAX_PAWNS_PER_COLOR
+MAX_COORDINATE: int = _native.MAX_COORDINATE
+BOX_TILES = 43
+COLORS = ("blue", "yellow", "red", "green")
+
+# The spec's table; an assumption about the box, not a fact from it.
+DEFAULT_SPACES = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
+
+Coord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+EdgeCoord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE - 1, le=MAX_COORDINATE + 1)]
+Count = Annotated[StrictInt, Field(ge=0, le=MAX_PAWNS_PER_COLOR)]
+Pair = tuple[EdgeCoord, EdgeCoord]
+Status = Literal["win", "loss", "ongoing"]
+
+
+class NewTile(BaseModel):
+    """A tile still face down: number ``n`` and pawn ``spaces`` (default by number)."""
+
+    model_config = ConfigDict(extra="forbid")
+    n: StrictInt = Field(ge=1, le=6)
+    spaces: StrictInt | None = Field(default=None, ge=1, le=3)
+
+    def native(self) -> tuple[int, int]:
+        return self.n, self.spaces or DEFAULT_SPACES[self.n]
+
+
+class Tile(BaseModel):
+    """A forest tile on the table with the ``pawns`` of each colour on it."""
+
+    model_config = ConfigDict(extra="forbid")
+    q: Coord
+    r: Coord
+    n: StrictInt = Field(ge=1, le=6)
+    spaces: StrictInt | None = Field(default=None, ge=1, le=3)
+    pawns: list[Annotated[StrictInt, Field(ge=0, le=3)]] = Field(default_factory=lambda: [0, 0, 0, 0],
+                                                                 min_length=4, max_length=4)
+
+    @field_validator("pawns", mode="before")
+    @classmethod
+    def _zero(cls, v: Any) -> Any:
+        return [0, 0, 0, 0] if v == 0 and isinstance(v, int) and not isinstance(v, bool) else v
+
+    def native(self) -> tuple[int, int, int, int, list[int]]:
+        return self.q, self.r, self.n, self.spaces or DEFAULT_SPACES[self.n], list(self.pawns)
+
+
+class EdgePawn(BaseModel):
+    """A pawn of ``color`` (0 blue, 1 yellow, 2 red, 3 green) in the edge area at (q, r)."""
+
+    model_config = ConfigDict(extra="forbid")
+    q: EdgeCoord
+    r: EdgeCoord
+    color: StrictInt = Field(ge=0, le=3)
+
+
+class Position(BaseModel):
+    """The spec's position JSON, deal known: from the start (``deal``: the
+    first two tiles at (0,0) and (1,0), the rest drawn in order) or mid-game
+    (``tiles``, ``edge``, ``next`` and ``deal_rest``). Hidden order is not
+    served yet."""
+
+    tiles: list[Tile] | None = Field(default=None, max_length=MAX_TILES)
+    edge: list[EdgePawn] = Field(default_factory=list, max_length=4 * MAX_PAWNS_PER_COLOR)
+    supply: list[Count] = Field(default_factory=lambda: [12, 12, 12, 12], min_length=4, max_length=4)
+    next: StrictInt = Field(default=0, ge=0, le=3)
+    deal: list[NewTile] | None = Field(default=None, max_length=MAX_TILES)
+    deal_rest: list[NewTile] = Field(default_factory=list, max_length=MAX_TILES)
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"deal": [{"n": 3}, {"n": 5}, {"n": 2}, {"n": 6}, {"n": 1}],
+                                         "supply": [1, 1, 1, 1]}]})
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Position:
+        if self.deal is not None:
+            if self.tiles is not None:
+                raise ValueError("give either deal (from the start) or tiles (mid-game), not both")
+            if len(self.deal) < 2:
+                raise ValueError("deal: fewer than 2 tiles")
+            if self.edge or self.deal_rest:
+                raise ValueError("a deal starts with no edge pawns and no deal_rest")
+        elif self.tiles is None:
+            raise ValueError("give deal (from the start) or tiles (mid-game)")
+        return self
+
+    def native(self) -> tuple[list, list, list[int], int, list[tuple[int, int]]]:
+        """(tiles, edge, supply, next, deal_rest) as the C++ core takes them."""
+        if self.deal is not None:
+            first = [(q, 0, *self.deal[q].native(), [0, 0, 0, 0]) for q in (0, 1)]
+            return first, [], list(self.supply), self.next, [t.native() for t in self.deal[2:]]
+        tiles = [t.native() for t in self.tiles or []]
+        return tiles, [(e.q, e.r, e.color) for e in self.edge], list(self.supply), self.next, \
+            [t.native() for t in self.deal_rest]
+
+
+class PassAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["pass"] = "pass"
+
+
+class TileAction(BaseModel):
+    """Place ``count`` pawns of the turn's colour on the tile at ``tile``."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["tile"]
+    tile: Pair
+    count: StrictInt = Field(ge=1, le=3)
+
+
+class EdgeAction(BaseModel):
+    """Place one pawn of the turn's colour in the edge area ``cell``."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["edge"]
+    cell: Pair
+
+
+class EvacuateAction(BaseModel):
+    """Evacuate the turn's colour from the tiles numbered ``number``; ``to``
+    lists a cell per pawn that moves (the rest go back to the supply)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["evacuate"]
+    number: StrictInt = Field(ge=1, le=6)
+    to: list[Pair] = Field(default_factory=list, max_length=4 * MAX_PAWNS_PER_COLOR)
+
+
+Action = Annotated[Union[PassAction, TileAction, EdgeAction, EvacuateAction], Field(discriminator="kind")]
+_KINDS = {"pass": 0, "tile": 1, "edge": 2, "evacuate": 3}
+
+
+class Move(BaseModel):
+    """One turn: the new tile goes on the flashpoint ``place``, then the
+    turn's colour takes ``action`` (null: pass)."""
+
+    model_config = ConfigDict(extra="forbid")
+    place: Pair
+    action: Action = Field(default_factory=PassAction)
+    color: StrictInt | None = Field(default=None, ge=0, le=3, description="optional; must be the turn's colour")
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _null_is_pass(cls, v: Any) -> Any:
+        return {"kind": "pass"} if v is None else v
+
+    def native(self) -> tuple[int, int, int, int, int, int, int, list[tuple[int, int]]]:
+        a = self.action
+        cell = a.tile if isinstance(a, TileAction) else a.cell if isinstance(a, EdgeAction) else (0, 0)
+        count = a.count if isinstance(a, TileAction) else 0
+        number = a.number if isinstance(a, EvacuateAction) else 0
+        to = [tuple(c) for c in a.to] if isinstance(a, EvacuateAction) else []
+        return (self.place[0], self.place[1], _KINDS[a.kind], cell[0], cell[1], count, number, to)
+
+
+class Stats(SearchStats):
+    """How a search went. ``stopped_by`` is null when it finished."""
+
+
+class Value(BaseModel):
+    best_score: int | None = Field(description="The best final score over all lines; null unless exact")
+    won: bool | None = Field(description="Whether some line wins (empty supply); null when not known")
+    score_bounds: tuple[int, int] = Field(description="Proved [lower, upper] on the best final score")
+    exact: bool
+
+
+class MoveChoice(BaseModel):
+    move: Move
+    equivalent: list[Move] = Field(description="Other moves that give the same state")
+
+
+class SolveResult(Value):
+    verdict: Verdict = Field(description="win: a winning line was found (the line); loss: proved no line wins")
+    line: list[Move] | None = Field(description="A line reaching the lower bound (the best score when exact)")
+    stats: Stats
+
+
+class HintMove(MoveChoice, Value):
+    line: list[Move] | None = Field(description="The turns after this move reaching its lower bound")
+
+
+class HintResult(BaseModel):
+    moves: list[HintMove] = Field(description="Every distinct legal move with its value, best first")
+    stats: Stats
+
+
+class CheckResult(BaseModel):
+    status: Status
+    turns_left: int
+    color: int = Field(description="The colour of the next turn")
+    score: int | None = Field(description="The final score, once no tile is left")
+    upper_score: int = Field(description="An admissible bound on the best final score")
+    flashpoints: list[tuple[int, int]]
+    edge_areas: list[tuple[int, int]]
+    moves: list[MoveChoice] = Field(description="Every distinct legal move, in canonical order")
+
+
+class ReplayStep(BaseModel):
+    move: Move
+    tile: int = Field(description="The number of the tile placed")
+    covered: int | None = Field(description="The colour of the edge pawn the tile sent back, if any")
+    returned: int = Field(description="Pawns an evacuation sent back to the supply")
+    status: Status
+
+
+class ReplayResult(BaseModel):
+    status: Status
+    score: int | None
+    steps: list[ReplayStep]
+    position: Position = Field(description="The position after the last legal move")
+    error: str | None = Field(description="Why the first illegal move is illegal, if one is")
+
+
+class DealResult(BaseModel):
+    position: Position
+    seed: int
+
+
+PositionLike = Position | dict | str | bytes
+
+
+def load_position(position: PositionLike) -> Position:
+    return load_model(Position, position)
+
+
+def check(position: PositionLike) -> CheckResult:
+    """Validate the rules (errors name the field and cell) and list the distinct legal moves."""
+    return CheckResult.model_validate(_native.check(*load_position(position).native()))
+
+
+def bounds(position: PositionLike) -> dict:
+    """The search's admissible upper bound (for the bound tests)."""
+    return _native.bounds(*load_position(position).native())
+
+
+def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> SolveResult:
+    """The best final score with a certificate line (exact unless a limit stopped it)."""
+    p = load_position(position)
+    return SolveResult.model_validate(_native.solve(*p.native(), *(limit or Limit()).native(), control))
+
+
+def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:
+    """Every distinct legal move with its best final score, best first; the
+    limit is shared by the moves."""
+    p = load_position(position)
+    return HintResult.model_validate(_native.hint(*p.native(), *(limit or Limit()).native(), control))
+
+
+def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:
+    """Play ``line`` through the engine; stops at the first illegal move."""
+    p = load_position(position)
+    moves = load_models(Move, line, "line")
+    native = p.native()
+    for k, m in enumerate(moves):
+        if m.color is not None and m.color != (native[3] + k) % 4:
+            moves = moves[:k]
+            raw = _native.replay(*native, [x.native() for x in moves])
+            raw["error"] = f"turn {k}: colour {m.color} is not the turn's colour {(native[3] + k) % 4}"
+            return ReplayResult.model_validate(raw)
+    return ReplayResult.model_validate(_native.replay(*native, [m.native() for m in moves]))
+
+
+def deal(seed: int, *, tiles: int = BOX_TILES, supply: Sequence[int] = (12, 12, 12, 12)) -> DealResult:
+    """The first ``tiles`` tiles of the 43-tile box shuffled by ``seed`` (a
+    full game: 43), as a position from the start."""
+    if not 0 <= seed < 2**64:
+        raise InvalidPositionError(f"seed must be 0..2**64-1, got {seed}")
+    if not 2 <= tiles <= BOX_TILES:
+        raise InvalidPositionError(f"tiles must be 2..{BOX_TILES}, got {tiles}")
+    drawn = [{"n": n, "spaces": s} for n, s in _native.deal(seed, tiles)]
+    position = load_position({"deal": drawn, "supply": list(supply)})
+    return DealResult(position=position, seed=seed)
+
+
+# ------------------------------------------------------------ the game, as the house sees it
+
+MAX_LINE = MAX_TILES
+
+_EXAMPLE: dict = {"deal": [{"n": 3}, {"n": 5}, {"n": 2}, {"n": 6}, {"n": 1}], "supply": [1, 1, 1, 1]}
+
+SearchRequest = search_request("OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}])
+CheckRequest = position_request("OnrunCheckRequest", Position, [{"position": _EXAMPLE}])
+ReplayRequest = request(
+    "OnrunReplayRequest", "A position and the moves to play from it.",
+    [{"position": _EXAMPLE, "line": [{"place": [1, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}}]}],
+    position=(Position, ...), line=(list[Move], Field(max_length=MAX_LINE, description="Moves to play in order")))
+DealRequest = request(
+    "OnrunDealRequest", "Which deal to make.", [{"seed": 3, "tiles": 43}],
+    seed=(int, Field(ge=0, lt=2**64, description="the deal's seed: same seed, same deal")),
+    tiles=(int, Field(BOX_TILES, ge=2, le=BOX_TILES, description="how many tiles of the shuffled box (43: a full game)")),
+    supply=(list[Count], Field(default_factory=lambda: [12, 12, 12, 12], min_length=4, max_length=4,
+                               description="pawns per colour")))
+
+
+def _cell(c: Sequence[int]) -> str:
+    return f"({c[0]}, {c[1]})"
+
+
+def move_text(m: Move) -> str:
+    a = m.action
+    what = ("pass" if isinstance(a, PassAction)
+            else f"{a.count} on {_cell(a.tile)}" if isinstance(a, TileAction)
+            else f"edge {_cell(a.cell)}" if isinstance(a, EdgeAction)
+            else f"evacuate {a.number} to [{', '.join(_cell(c) for c in a.to)}]")
+    return f"tile to {_cell(m.place)}, {what}"
+
+
+def _value_text(v: Value) -> str:
+    lo, hi = v.score_bounds
+    return f"{v.best_score}" if v.exact else f"[{lo}, {hi}]"
+
+
+def _solve_text(_request: object, r: SolveResult) -> str:
+    lines = [f"verdict: {r.verdict}; best score: {_value_text(r)}"]
+    lines += [f"  {i:2}. {move_text(m)}" for i, m in enumerate(r.line or [], 1)]
+    return "\n".join(lines + [_text.stopped_text(r.stats)])
+
+
+def _hint_text(_request: object, r: HintResult) -> str:
+    return "\n".join([f"{_value_text(m):>10}  {move_text(m.move)}" for m in r.moves] + [_text.stopped_text(r.stats)])
+
+
+def _check_text(_request: object, r: CheckResult) -> str:
+    head = f"status: {r.status}; {r.turns_left} turns left; next colour {COLORS[r.color]}; score at most {r.upper_score}"
+    if r.score is not None:
+        head += f"; final score {r.score}"
+    return "\n".join([head] + [f"  {move_text(c.move)}" for c in r.moves])
+
+
+def _replay_text(_request: object, r: ReplayResult) -> str:
+    lines = [f"{i:2}. {move_text(s.move)} -> {s.status}" for i, s in enumerate(r.steps, 1)]
+    if r.error:
+        lines.append(f"illegal: {r.error}")
+    lines.append(f"result: {r.status}" + (f", score {r.score}" if r.score is not None else ""))
+    return "\n".join(lines)
+
+
+def _deal_text(_request: object, r: DealResult) -> str:
+    return _text.position_file(r.position.model_dump(mode="json", exclude_none=True))
+
+
+GAME = Game(
+    name="onrun",
+    title="On the Run!",
+    summary="Save the animals from the spreading fire: the best final score with a certificate line",
+    rank=5,
+    position=Position,
+    move=Move,
+    move_text=move_text,
+    maker="deal",
+    operations=operations(
+        Operation("solve", "The best final score with a line reaching it (exact unless a limit stops it)", "search",
+                  SearchRequest, SolveResult, position_search(solve), _solve_text),
+        Operation("hint", "Every distinct legal move with its best final score, best first", "search",
+                  SearchRequest, HintResult, position_search(hint), _hint_text),
+        Operation("check", "Validate a position and list its distinct legal moves", "quick",
+                  CheckRequest, CheckResult, position_call(check), _check_text),
+        Operation("replay", "Play moves in order; status is win only if every move is legal and the game ends won",
+                  "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.line), _replay_text,
+                  outcome=_text.replay_outcome),
+        Operation("deal", "A shuffled deal of the box from a seed (43 tiles: a full game)", "quick",
+                  DealRequest, DealResult, lambda q: deal(q.seed, tiles=q.tiles, supply=q.supply), _deal_text),
+    ),
+)

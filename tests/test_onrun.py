@@ -1,0 +1,162 @@
+"""On the Run!: the rules engine on the rulebook's and the spec's examples,
+validation naming the field and cell, and the searches' limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from smokejumper import Control, InvalidPositionError, Limit, onrun
+
+
+def tiles(*cells: tuple[int, int, int]) -> list[dict]:
+    return [{"q": q, "r": r, "n": n} for q, r, n in cells]
+
+
+def position(cells, **more) -> dict:
+    return {"tiles": tiles(*cells), "deal_rest": [{"n": 2}], **more}
+
+
+RHOMBUS = [(0, 0), (1, 0), (0, 1), (1, 1)]
+
+
+def test_rhombus_of_three_ones_and_a_five_has_two_flashpoints_both_next_to_the_five():
+    check = onrun.check(position([(0, 0, 1), (1, 0, 1), (0, 1, 1), (1, 1, 5)]))
+    assert check.flashpoints == [(0, 2), (2, 0)]
+
+
+def test_four_fours_have_four_flashpoints_and_a_triangle_of_fours_three():
+    assert len(onrun.check(position([(q, r, 4) for q, r in RHOMBUS])).flashpoints) == 4
+    assert len(onrun.check(position([(0, 0, 4), (1, 0, 4), (0, 1, 4)])).flashpoints) == 3
+
+
+def test_the_level_falls_only_when_the_higher_tiles_are_enclosed():
+    # A 6 enclosed by six 1s: the flashpoints are those of the 1s.
+    ring = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+    check = onrun.check(position([(0, 0, 6)] + [(q, r, 1) for q, r in ring]))
+    assert check.flashpoints and (0, 0) not in check.flashpoints
+    assert all(abs(q) + abs(r) + abs(q + r) == 4 for q, r in check.flashpoints)
+
+
+def test_the_rulebook_score_example_is_324():
+    row = [(q, 0, 1) for q in range(10)]
+    areas = onrun.check(position(row)).edge_areas
+    colours = [0] * 4 + [1] * 3 + [2] * 3 + [3] * 9
+    edge = [{"q": q, "r": r, "color": c} for (q, r), c in zip(areas, colours)]
+    final = {"tiles": tiles(*row), "edge": edge, "supply": [0, 0, 0, 0]}
+    check = onrun.check(final)
+    assert check.status == "win" and check.score == 324 and check.moves == []
+    assert onrun.solve(final).best_score == 324
+
+
+def test_a_won_game_scores_zero_unless_every_colour_in_play_saved_a_pawn():
+    final = {"tiles": tiles((0, 0, 1), (1, 0, 1)), "edge": [{"q": 2, "r": 0, "color": 0}], "supply": [0, 0, 0, 0]}
+    assert onrun.check(final).score == 1  # only blue is in play
+    final["tiles"][0]["pawns"] = [0, 1, 0, 0]
+    assert onrun.check(final).score == 0 and onrun.check(final).status == "win"
+    final["supply"] = [0, 0, 1, 0]
+    assert onrun.check(final).status == "loss" and onrun.check(final).score == 0
+
+
+def test_a_tile_on_an_edge_pawn_sends_it_back_and_the_turn_may_place_it_again():
+    p = {"tiles": tiles((0, 0, 3), (1, 0, 3)), "edge": [{"q": 1, "r": -1, "color": 0}], "supply": [0, 0, 0, 0],
+         "deal_rest": [{"n": 1}]}
+    assert (1, -1) in onrun.check(p).flashpoints
+    move = {"place": [1, -1], "action": {"kind": "edge", "cell": [2, -1]}}
+    r = onrun.replay(p, [move])
+    assert r.error is None and r.steps[0].covered == 0 and r.status == "win"
+    assert r.position.edge == [onrun.EdgePawn(q=2, r=-1, color=0)]
+
+
+def test_connected_tiles_of_one_number_act_as_one_tile_for_evacuation():
+    # Blue on the 1 at (0,0); the 3s at (1,0) and (2,0) form one group, so
+    # (2,0), not next to (0,0), is a destination too.
+    p = {"tiles": [{"q": 0, "r": 0, "n": 1, "spaces": 1, "pawns": [1, 0, 0, 0]},
+                   {"q": 1, "r": 0, "n": 3, "spaces": 1, "pawns": [0, 0, 0, 1]},
+                   {"q": 2, "r": 0, "n": 3, "spaces": 1}],
+         "supply": [0, 0, 0, 0], "deal_rest": [{"n": 6}]}
+    moves = [c.move for c in onrun.check(p).moves if c.move.action.kind == "evacuate"]
+    targets = {tuple(tuple(c) for c in m.action.to) for m in moves}
+    assert ((2, 0),) in targets
+
+
+def test_a_pawn_goes_back_only_when_it_cannot_move():
+    # Enclosed: a 1 with blue, all six neighbours full tiles of other numbers.
+    ring = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+    full = [{"q": q, "r": r, "n": 2, "spaces": 1, "pawns": [0, 0, 0, 1]} for q, r in ring]
+    p = {"tiles": [{"q": 0, "r": 0, "n": 1, "spaces": 2, "pawns": [2, 0, 0, 0]}] + full,
+         "supply": [0, 0, 0, 0], "deal_rest": [{"n": 6}]}
+    place = onrun.check(p).flashpoints[0]
+    r = onrun.replay(p, [{"place": list(place), "action": {"kind": "evacuate", "number": 1, "to": []}}])
+    assert r.error is None and r.steps[0].returned == 2 and r.position.supply == [2, 0, 0, 0]
+
+
+def test_listing_fewer_cells_than_an_outcome_allows_is_illegal():
+    p = {"tiles": [{"q": 0, "r": 0, "n": 1, "pawns": [1, 0, 0, 0]}, {"q": 1, "r": 0, "n": 2}],
+         "supply": [0, 0, 0, 0], "deal_rest": [{"n": 6}]}
+    place = onrun.check(p).flashpoints[0]
+    r = onrun.replay(p, [{"place": list(place), "action": {"kind": "evacuate", "number": 1, "to": []}}])
+    assert r.error and r.error.startswith("turn 0:")
+
+
+def test_the_colour_cycle_is_fixed_even_for_a_colour_with_no_pawns():
+    p = {"deal": [{"n": 1}, {"n": 2}, {"n": 3}, {"n": 4}], "supply": [0, 1, 0, 0]}
+    first = onrun.check(p)
+    assert first.color == 0 and {c.move.action.kind for c in first.moves} == {"pass"}
+    second = onrun.replay(p, [first.moves[0].move]).position
+    assert onrun.check(second).color == 1
+
+
+@pytest.mark.parametrize("bad, needle", [
+    ({"tiles": tiles((0, 0, 1))}, "position.tiles"),
+    ({"tiles": tiles((0, 0, 1), (0, 0, 2))}, "two tiles on (0, 0)"),
+    ({"tiles": tiles((0, 0, 1), (5, 5, 2))}, "(5, 5)"),
+    ({"tiles": [{"q": 0, "r": 0, "n": 1, "pawns": [1, 1, 0, 0]}, {"q": 1, "r": 0, "n": 1}]}, "position.tiles.0.pawns"),
+    ({"tiles": tiles((0, 0, 1), (1, 0, 1)), "edge": [{"q": 0, "r": 0, "color": 1}]}, "position.edge.0"),
+    ({"tiles": tiles((0, 0, 1), (1, 0, 1)), "edge": [{"q": 5, "r": 0, "color": 1}]}, "(5, 0)"),
+    ({"tiles": tiles((0, 0, 1), (1, 0, 1)), "edge": [{"q": 2, "r": 0, "color": 1}, {"q": 2, "r": 0, "color": 2}]},
+     "two pawns on (2, 0)"),
+    ({"tiles": tiles((0, 0, 1), (1, 0, 1)), "next": 4}, "next"),
+    ({"tiles": tiles((0, 0, 1), (1, 0, 1)), "supply": [1, 2, 3]}, "supply"),
+    ({"deal": [{"n": 1}]}, "deal"),
+    ({"deal": [{"n": 1}, {"n": 2}], "tiles": tiles((0, 0, 1), (1, 0, 1))}, "either deal"),
+    ({"tiles": tiles((0, 0, 1), (1, 0, 7))}, "tiles.1.n"),
+    ({"deal": [{"n": 1}, {"n": 2}], "pool": []}, "pool"),
+])
+def test_a_bad_position_is_refused_naming_the_field_or_cell(bad, needle):
+    with pytest.raises(InvalidPositionError) as e:
+        onrun.check(bad)
+    assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_deal_is_the_shuffled_box():
+    d = onrun.deal(5).position
+    assert len(d.deal) == 43 and sorted(t.n for t in d.deal) == sorted([n for n in range(1, 7) for _ in range(7)] + [3])
+    assert onrun.deal(5) == onrun.deal(5) and onrun.deal(5) != onrun.deal(6)
+    assert onrun.check(d).turns_left == 41
+
+
+def test_a_full_deal_is_won_within_seconds_and_its_line_replays():
+    position = onrun.deal(1).position
+    answer = onrun.solve(position, Limit(seconds=3))
+    assert answer.verdict == "win" and answer.won and len(answer.line) == 41
+    lo, hi = answer.score_bounds
+    assert 0 <= lo <= hi
+    played = onrun.replay(position, answer.line)
+    assert played.error is None and played.status == "win" and played.score == lo
+
+
+def test_searches_stop_at_their_limits_and_at_the_stop_flag():
+    position = onrun.deal(2).position
+    for call in (onrun.solve, onrun.hint):
+        assert call(position, Limit(nodes=500)).stats.stopped_by == "nodes"
+        control = Control()
+        control.stop()
+        assert call(position, Limit(seconds=5), control=control).stats.stopped_by == "stopped"
+    assert onrun.solve(position, Limit(seconds=0.2)).stats.stopped_by == "time"
+
+
+def test_a_move_of_another_colour_is_refused():
+    p = {"deal": [{"n": 1}, {"n": 2}, {"n": 3}], "supply": [1, 1, 1, 1]}
+    move = onrun.check(p).moves[0].move.model_dump(mode="json")
+    assert "colour" in onrun.replay(p, [{**move, "color": 2}]).error
+    assert onrun.replay(p, [{**move, "color": 0}]).error is None

@@ -1,0 +1,154 @@
+"""On the Run!: the engine and its solver against the plain-Python reference
+(tests/onrun_reference.py, written from the spec, sharing no code with the
+engine) on seeded small positions: best scores exact, certificates replayed
+through the reference, legal move lists equal (in canonical order), hint
+values, the search's bound admissible, and properties (pawn conservation,
+tiles never over their spaces, evacuations maximal).
+
+SMOKEJUMPER_CROSS_CASES scales the number of cases (default 2000)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+import onrun_reference as ref
+from smokejumper import Limit, onrun
+
+CASES = int(os.environ.get("SMOKEJUMPER_CROSS_CASES", "2000"))
+BOX = [n for n in range(1, 7) for _ in range(7)] + [3]
+
+
+def small_position(seed: int) -> dict:
+    """A small position: a short deal from the start, or a few turns into a
+    longer one (pawns on tiles and at the edge), with a small supply."""
+    rng = random.Random(seed)
+    supply = [rng.choice([0, 0, 1, 1, 2]) for _ in range(4)]
+
+    def tile() -> dict:
+        n = rng.choice(BOX)
+        return {"n": n, "spaces": rng.randint(1, 3)} if rng.random() < 0.3 else {"n": n}
+
+    if rng.random() < 0.4:
+        return {"deal": [tile() for _ in range(rng.randint(3, 5))], "supply": supply}
+    # Played into: random legal moves, then 1-3 turns left.
+    supply = [rng.choice([1, 2, 3, 3]) for _ in range(4)]
+    position = {"deal": [tile() for _ in range(rng.randint(5, 9))], "supply": supply}
+    left = rng.randint(1, 3)
+    while True:
+        check = onrun.check(position)
+        if check.turns_left <= left:
+            return position
+        moves = [c.move for c in check.moves]
+        # Prefer actions that put pawns out, so that evacuations come up.
+        busy = [m for m in moves if m.action.kind != "pass"] or moves
+        move = rng.choice(busy if rng.random() < 0.8 else moves)
+        position = onrun.replay(position, [move]).position.model_dump(mode="json", exclude_none=True)
+
+
+def dump(move: onrun.Move) -> dict:
+    return move.model_dump(mode="json", exclude_none=True)
+
+
+def play_reference(position: dict, line: list[dict]) -> ref.Pos:
+    pos = ref.load(position)
+    for k, m in enumerate(line):
+        nxt = ref.apply(pos, m)
+        assert nxt is not None, (k, m)
+        pos = nxt
+    return pos
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict]:
+    return [small_position(seed) for seed in range(CASES)]
+
+
+def test_the_best_score_its_line_the_moves_and_the_bound_agree_with_the_reference(cases):
+    bitten = 0
+    for i, position in enumerate(cases):
+        pos = ref.load(position)
+        score, won = ref.best(pos)
+        answer = onrun.solve(position, Limit(seconds=30))
+        assert answer.exact and answer.best_score == score and answer.won == won, (i, position, score, won, answer)
+        assert answer.verdict == ("win" if won else "loss"), i
+        end = play_reference(position, [dump(m) for m in answer.line])
+        assert not end.rest and ref.score(end) == score and ref.won(end) == won, (i, position)
+        # The engine's replay agrees with the reference's.
+        played = onrun.replay(position, answer.line)
+        assert played.error is None and played.score == score and played.status == ("win" if won else "loss")
+        # Legal moves: the same distinct moves, in the same canonical order.
+        mine = [dump(c.move) for c in onrun.check(position).moves]
+        theirs = [m for m, _ in ref.legal_moves(pos)]
+        assert mine == theirs, (i, position)
+        # The bound the search cuts with never falls below the best.
+        upper = onrun.bounds(position)["upper_objective"]
+        assert upper >= 2 * score + won, (i, position)
+        bitten += upper == 2 * score + won
+    assert bitten >= len(cases) // 10, f"the bound is tight on only {bitten} of {len(cases)} cases"
+
+
+def test_every_hint_value_is_the_reference_best_after_that_move(cases):
+    for i, position in enumerate(cases[::20]):
+        pos = ref.load(position)
+        if not pos.rest:
+            continue
+        children = {json.dumps(m, sort_keys=True): q for m, q in ref.legal_moves(pos)}
+        answer = onrun.hint(position, Limit(seconds=30))
+        assert len(answer.moves) == len(children)
+        values = []
+        for h in answer.moves:
+            score, won = ref.best(children[json.dumps(dump(h.move), sort_keys=True)])
+            assert h.exact and h.best_score == score and h.won == won, (i, position, h)
+            values.append(2 * score + won)
+            end = play_reference(position, [dump(h.move)] + [dump(m) for m in h.line or []])
+            assert ref.score(end) == score
+        assert values == sorted(values, reverse=True), "best first"
+
+
+def test_pawns_are_conserved_tiles_hold_their_spaces_and_evacuations_are_maximal(cases):
+    evacuations = 0
+    for position in cases[:400]:
+        pos = ref.load(position)
+        totals = ref.pawn_totals(pos)
+        for move, nxt in ref.legal_moves(pos):
+            engine = onrun.replay(position, [move])
+            assert engine.error is None, move
+            after = ref.load(engine.position.model_dump(mode="json"))
+            assert after.frozen() == nxt.frozen(), move
+            assert ref.pawn_totals(after) == totals
+            assert all(sum(t[2]) <= t[1] for t in after.tiles.values())
+            if move["action"]["kind"] == "evacuate":
+                evacuations += 1
+                assert_maximal(pos, move)
+    assert evacuations >= 50, evacuations
+
+
+def assert_maximal(pos: ref.Pos, move: dict) -> None:
+    """If a pawn went back, every destination of its group is full: checked
+    on the board after the tile, by counting what each destination got."""
+    placed = ref._placed(pos, tuple(move["place"]))
+    c, v = pos.next, move["action"]["number"]
+    to = [tuple(x) for x in move["action"]["to"]]
+    gs = ref.groups(placed)
+    group_of = {cell: i for i, g in enumerate(gs) for cell in g}
+    got = {d: to.count(d) for d in to}
+    for i, g in enumerate(gs):
+        if placed.tiles[next(iter(g))][0] != v:
+            continue
+        k = sum(placed.tiles[x][2][c] for x in g)
+        if not k:
+            continue
+        touching = {group_of[y] for x in g for y in ref.nbrs(x) if y in placed.tiles and group_of[y] != i}
+        dests = {x for j in touching for x in gs[j] if ref.room(placed.tiles[x]) > 0}
+        dests |= {y for x in g for y in ref.nbrs(x) if y not in placed.tiles and y not in placed.edge}
+        sent_here = sum(got.get(d, 0) for d in dests)
+        if sent_here < k:  # some pawn of this group may have gone back
+            for d in dests:
+                cap = ref.room(placed.tiles[d]) if d in placed.tiles else 1
+                if got.get(d, 0) < cap:
+                    # A destination with room left: the group must have sent all.
+                    raise AssertionError(f"pawns went back while {d} had room: {move}")
