@@ -33,11 +33,11 @@ def small_position(seed: int) -> dict:
         return {"n": n, "spaces": rng.randint(1, 3)} if rng.random() < 0.3 else {"n": n}
 
     if rng.random() < 0.4:
-        return {"deal": [tile() for _ in range(rng.randint(3, 5))], "supply": supply}
+        return {"deal": [tile() for _ in range(rng.randint(3, 4))], "supply": supply}
     # Played into: random legal moves, then 1-3 turns left.
-    supply = [rng.choice([1, 2, 3, 3]) for _ in range(4)]
+    supply = [rng.choice([1, 2, 2, 3]) for _ in range(4)]
     position = {"deal": [tile() for _ in range(rng.randint(5, 9))], "supply": supply}
-    left = rng.randint(1, 3)
+    left = rng.choice([1, 1, 2])
     while True:
         check = onrun.check(position)
         if check.turns_left <= left:
