@@ -313,8 +313,9 @@ DealRequest = request(
     "OnrunDealRequest", "Which deal to make.", [{"seed": 3, "tiles": 43}],
     seed=(int, Field(ge=0, lt=2**64, description="the deal's seed: same seed, same deal")),
     tiles=(int, Field(BOX_TILES, ge=2, le=BOX_TILES, description="how many tiles of the shuffled box (43: a full game)")),
-    supply=(list[Count], Field(default_factory=lambda: [12, 12, 12, 12], min_length=4, max_length=4,
-                               description="pawns per colour")))
+    # One count for every colour: a number, so the CLI takes it as an option
+    # (a list field would be read as a JSON file).
+    pawns=(int, Field(12, ge=0, le=MAX_PAWNS_PER_COLOR, description="pawns of each colour in the supply")))
 
 
 def _cell(c: Sequence[int]) -> str:
@@ -384,6 +385,6 @@ GAME = Game(
                   "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.line), _replay_text,
                   outcome=_text.replay_outcome),
         Operation("deal", "A shuffled deal of the box from a seed (43 tiles: a full game)", "quick",
-                  DealRequest, DealResult, lambda q: deal(q.seed, tiles=q.tiles, supply=q.supply), _deal_text),
+                  DealRequest, DealResult, lambda q: deal(q.seed, tiles=q.tiles, supply=[q.pawns] * 4), _deal_text),
     ),
 )

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <set>
 #include <unordered_map>
 
 #include "core/bits.hpp"
@@ -319,24 +318,80 @@ int Game::score(const State& s) const {
 
 int Game::upper_objective(const State& s) const {
   if (final(s)) return objective(s);
-  const int turns = turns_left(s);
-  std::array<int, kColors> at_edge{}, on_tiles{};
+  std::array<int, kColors> at_edge{}, on_tiles{}, supply{};
   for (int i = 0; i < s.nedge; ++i) ++at_edge[s.edge[i].color];
   for (int i = 0; i < s.ntiles; ++i)
     for (int k = 0; k < kColors; ++k) on_tiles[k] += s.tiles[i].pawns[k];
+  for (int k = 0; k < kColors; ++k) supply[k] = s.supply[k];
+  return upper_from(at_edge, on_tiles, supply, turns_left(s), s.next);
+}
+
+int Game::upper_from(const std::array<int, kColors>& at_edge, const std::array<int, kColors>& on_tiles,
+                     const std::array<int, kColors>& supply, int turns, int next) const {
+  if (turns == 0) {  // final: the objective itself
+    const bool won = supply[0] == 0 && supply[1] == 0 && supply[2] == 0 && supply[3] == 0;
+    int product = 1;
+    for (int k = 0; k < kColors; ++k)
+      if (in_play_[k]) product *= at_edge[k];
+    return won ? 2 * product + 1 : 0;
+  }
   int product = 1;
   for (int k = 0; k < kColors; ++k) {
-    const int t = colour_turns(turns, s.next, k);
+    const int t = colour_turns(turns, next, k);
     // The supply only shrinks on its colour's turns, by at most 3 a turn.
-    if (s.supply[k] > 3 * t) return 0;
+    if (supply[k] > 3 * t) return 0;
     if (!in_play_[k]) continue;
-    const int total = at_edge[k] + on_tiles[k] + s.supply[k];
+    const int total = at_edge[k] + on_tiles[k] + supply[k];
     // A turn adds one edge pawn, or evacuates pawns that are on tiles:
     // those there now, and at most 3 placed on each earlier turn.
     const int gain = t == 0 ? 0 : std::max(t, on_tiles[k] + 3 * (t - 1));
     product *= std::min(total, at_edge[k] + gain);
   }
   return 2 * product + 1;
+}
+
+void Game::move_keys(const State& s, const std::vector<Move>& moves, std::vector<MoveKey>& out) const {
+  out.clear();
+  if (final(s)) return;
+  const int c = s.next;
+  const int turns = turns_left(s) - 1;
+  const int next = (c + 1) % kColors;
+  std::array<int, kColors> at_edge{}, on_tiles{}, supply{};
+  std::array<int, 7> leaving{};  // colour-c pawns on the tiles of each number
+  for (int i = 0; i < s.nedge; ++i) ++at_edge[s.edge[i].color];
+  for (int i = 0; i < s.ntiles; ++i) {
+    for (int k = 0; k < kColors; ++k) on_tiles[k] += s.tiles[i].pawns[k];
+    leaving[s.tiles[i].n] += s.tiles[i].pawns[c];
+  }
+  for (int k = 0; k < kColors; ++k) supply[k] = s.supply[k];
+  const Lookup look(s);
+  Cell place{INT16_MIN, INT16_MIN};
+  int covered = -1;  // the colour of the edge pawn under `place`
+  for (const Move& m : moves) {
+    if (!(m.place == place)) {
+      place = m.place;
+      const int e = look.edge_at(place);
+      covered = e >= 0 ? s.edge[e].color : -1;
+    }
+    std::array<int, kColors> edge = at_edge, tiles = on_tiles, sup = supply;
+    if (covered >= 0) --edge[covered], ++sup[covered];
+    switch (m.kind) {
+      case ActionKind::kPass: break;
+      case ActionKind::kTile: tiles[c] += m.count, sup[c] -= m.count; break;
+      case ActionKind::kEdge: ++edge[c], --sup[c]; break;
+      case ActionKind::kEvacuate: {
+        int to_tiles = 0;
+        for (Cell to : m.to) to_tiles += to == place || look.tile_at(to) >= 0;
+        const int moved = static_cast<int>(m.to.size());
+        tiles[c] += to_tiles - leaving[m.number];
+        edge[c] += moved - to_tiles;
+        sup[c] += leaving[m.number] - moved;
+        break;
+      }
+    }
+    out.push_back({upper_from(edge, tiles, sup, turns, next), sup[0] + sup[1] + sup[2] + sup[3],
+                   edge[0] + edge[1] + edge[2] + edge[3]});
+  }
 }
 
 // ------------------------------------------------------------ the board
@@ -394,6 +449,7 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
   const Lookup look(s);
   int ngroups = 0;
   const auto group = groups_of(s, look, &ngroups);
+  std::vector<Move> moves_scratch;
   for (int v = 1; v <= 6; ++v) {
     // The source groups and their pawns of this colour.
     std::vector<int> sources;
@@ -439,7 +495,9 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
     // Enumerate assignments group by group, destination by destination;
     // keep those where a group sends fewer than its pawns only when all its
     // destinations are full.
-    std::set<std::vector<uint8_t>, OutcomeLess> outcomes;
+    // Collected, then sorted and made unique: only two sources sharing a
+    // destination can reach one multiset twice.
+    std::vector<std::vector<uint8_t>> outcomes;
     std::vector<uint8_t> x(dest.size(), 0);
     std::vector<int> sent(sources.size(), 0);
     uint64_t work = 0;
@@ -462,7 +520,7 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
         return;
       }
       if (si == sources.size()) {
-        if (maximal()) outcomes.insert(x);
+        if (maximal()) outcomes.push_back(x);
         return;
       }
       if (pos == of[si].size()) {
@@ -480,7 +538,12 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
       }
     };
     rec(rec, 0, 0, k_of[sources[0]]);
-    std::vector<Move> moves;
+    if (sources.size() > 1) {
+      std::sort(outcomes.begin(), outcomes.end(), OutcomeLess{});
+      outcomes.erase(std::unique(outcomes.begin(), outcomes.end()), outcomes.end());
+    }
+    moves_scratch.clear();
+    std::vector<Move>& moves = moves_scratch;
     for (const auto& o : outcomes) {
       Move m;
       m.place = place;
@@ -517,9 +580,10 @@ State Game::act(const State& placed, const Move& m, TurnReport* report) const {
           leaving += s.tiles[i].pawns[c];
           s.tiles[i].pawns[c] = 0;
         }
-      const Lookup look(s);
+      // A few cells: a scan of the tiles is cheaper than building a Lookup.
       for (Cell to : m.to) {
-        const int j = look.tile_at(to);
+        int j = s.ntiles - 1;
+        while (j >= 0 && !(s.tiles[j].cell == to)) --j;
         if (j >= 0) ++s.tiles[j].pawns[c];
         else insert_edge(s, to, static_cast<uint8_t>(c));
       }

@@ -116,6 +116,13 @@ class Game {
   // An admissible bound on the objective of any final position reached.
   int upper_objective(const State& s) const;
   int upper_score(const State& s) const { return upper_objective(s) / 2; }
+  // What the search orders a node's moves by, per move without making its
+  // state (a turn may have 10^5 evacuations): the child's upper_objective,
+  // its supply total and its edge pawns.
+  struct MoveKey {
+    int bound, supply, edge;
+  };
+  void move_keys(const State& s, const std::vector<Move>& moves, std::vector<MoveKey>& out) const;
   bool in_play(int color) const { return in_play_[color]; }
 
   std::vector<Cell> flashpoints(const State& s) const;
@@ -140,6 +147,10 @@ class Game {
   State place_tile(const State& s, Cell at, TurnReport* report) const;
   void evacuations(const State& placed, int color, std::vector<Move>& out, Cell place, bool* truncated) const;
   State act(const State& placed, const Move& m, TurnReport* report) const;
+  // upper_objective from the pawns per colour at the edge, on tiles and in
+  // the supply, with `turns` turns left starting with colour `next`.
+  int upper_from(const std::array<int, kColors>& at_edge, const std::array<int, kColors>& on_tiles,
+                 const std::array<int, kColors>& supply, int turns, int next) const;
 
   std::vector<NewTile> deal_;
   std::array<bool, kColors> in_play_{};

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <climits>
 #include <memory>
-#include <unordered_set>
 
 #include "games/onrun/onrun.hpp"
 
@@ -31,6 +30,11 @@ class Searcher {
 
   // An upper bound on the objective of `s`; on the way, every leaf better
   // than the incumbent becomes the incumbent (with its line).
+  struct Order {
+    int bound, supply, edge;
+    uint32_t index;
+  };
+
   int dfs(const State& s, int depth) {
     if (stopped_) return game_.upper_objective(s);
     if (!budget_.spend()) {
@@ -60,29 +64,14 @@ class Searcher {
     game_.moves(s, moves, &truncated);
     if (truncated) incomplete_ = true;  // an answer past here is not proved
     // Most promising first: the highest bound, then the emptiest supply,
-    // then the most pawns at the edge; ties in canonical order. Moves that
-    // reach one state are searched once. States are made again when
-    // searched rather than kept: a turn may have 10^5 evacuation outcomes.
-    struct Order {
-      int bound, supply, edge;
-      uint32_t index;
-    };
-    std::vector<Order> order;
-    order.reserve(moves.size());
-    std::unordered_set<uint64_t> seen;
-    for (size_t i = 0; i < moves.size(); ++i) {
-      if ((i & 255) == 255) {
-        budget_.poll();
-        if (budget_.stopped()) {
-          stopped_ = true;
-          return bound;
-        }
-      }
-      const State k = game_.apply(s, moves[i]);
-      if (!seen.insert(game_.key(k)).second) continue;
-      order.push_back({game_.upper_objective(k), k.supply[0] + k.supply[1] + k.supply[2] + k.supply[3], k.nedge,
-                       static_cast<uint32_t>(i)});
-    }
+    // then the most pawns at the edge; ties in canonical order. The keys
+    // come without making the children (a turn may have 10^5 evacuation
+    // outcomes); a child is made when searched. Two moves reaching one
+    // state are rare, and the table cuts the second.
+    game_.move_keys(s, moves, keys_);
+    std::vector<Order> order(moves.size());
+    for (size_t i = 0; i < moves.size(); ++i)
+      order[i] = {keys_[i].bound, keys_[i].supply, keys_[i].edge, static_cast<uint32_t>(i)};
     std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
       if (a.bound != b.bound) return a.bound > b.bound;
       if (a.supply != b.supply) return a.supply < b.supply;
@@ -131,6 +120,7 @@ class Searcher {
   bool stopped_ = false;
   bool incomplete_ = false;  // a turn's evacuations were too many to list
   std::vector<Move> path_, line_;
+  std::vector<Game::MoveKey> keys_;  // scratch: used before the recursion only
 };
 
 uint64_t table_bytes(const Limits& limits) {
