@@ -151,8 +151,38 @@ def test_searches_stop_at_their_limits_and_at_the_stop_flag():
         assert call(position, Limit(nodes=500)).stats.stopped_by == "nodes"
         control = Control()
         control.stop()
-        assert call(position, Limit(seconds=5), control=control).stats.stopped_by == "stopped"
-    assert onrun.solve(position, Limit(seconds=0.2)).stats.stopped_by == "time"
+        stopped = call(position, Limit(seconds=5), control=control).stats
+        # A node of a full deal may take milliseconds: the search polls often.
+        assert stopped.stopped_by == "stopped" and stopped.nodes <= 16
+    timed = onrun.solve(position, Limit(seconds=0.2)).stats
+    assert timed.stopped_by == "time" and timed.seconds < 2
+
+
+def crowded(pawns: int) -> dict:
+    """Blue pawns on a row of 1s with 28 empty edge areas around it: the
+    evacuation of 1s has C(28, pawns) outcomes per flashpoint (two)."""
+    row = [{"q": q, "r": 0, "n": 1, "spaces": 1, "pawns": [int(q % 3 == 0 and q < 3 * pawns), 0, 0, 0]}
+           for q in range(12)]
+    return {"tiles": row + [{"q": 12, "r": 0, "n": 6}], "supply": [0, 0, 0, 0], "deal_rest": [{"n": 2}, {"n": 3}]}
+
+
+def test_a_hint_over_thousands_of_evacuations_lists_them_all_within_a_tight_node_limit():
+    position = crowded(3)
+    listed = onrun.check(position).moves
+    assert len(listed) > 6000
+    answer = onrun.hint(position, Limit(nodes=50))
+    assert answer.stats.stopped_by == "nodes" and answer.stats.nodes <= 50
+    assert sorted(onrun.move_text(h.move) for h in answer.moves) == sorted(onrun.move_text(c.move) for c in listed)
+    assert all(h.score_bounds[0] <= h.score_bounds[1] for h in answer.moves)
+
+
+def test_a_turn_past_the_listing_cap_is_refused_by_check_and_hint_but_solved():
+    position = crowded(4)  # 41,708 moves
+    for call in (onrun.check, onrun.hint):
+        with pytest.raises(InvalidPositionError, match="41708 legal moves, more than the 20000"):
+            call(position)
+    answer = onrun.solve(position, Limit(nodes=1000))
+    assert answer.exact and answer.best_score == 4
 
 
 def test_a_move_of_another_colour_is_refused():

@@ -639,6 +639,9 @@ void Game::moves(const State& s, std::vector<Move>& out, bool* truncated) const 
 std::vector<Child> Game::children(const State& s) const {
   std::vector<Move> all;
   moves(s, all, nullptr);
+  if (all.size() > kMaxListedMoves)
+    throw InvalidInput("position: the turn has " + std::to_string(all.size()) + " legal moves, more than the " +
+                       std::to_string(kMaxListedMoves) + " a listing gives (solve still searches it)");
   std::vector<Child> out;
   // Merged by state: a key finds the candidate, the state itself decides.
   std::unordered_map<uint64_t, size_t> first;

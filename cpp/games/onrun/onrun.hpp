@@ -24,6 +24,10 @@ inline constexpr int kMaxCoordinate = 60;      // of an input cell
 // An evacuation's outcomes are enumerated; past this many steps the engine
 // refuses the position rather than spend unbounded time on one turn.
 inline constexpr uint64_t kMaxEvacuationWork = 2'000'000;
+// A check or a hint lists every move of the turn; past this many the answer
+// (megabytes of JSON, seconds to read) is refused. A real game's turn lists
+// a few thousand at most; crowded made-up positions list 10^5.
+inline constexpr size_t kMaxListedMoves = 20'000;
 
 struct Cell {
   int16_t q = 0;
@@ -134,7 +138,8 @@ class Game {
   // `truncated` is set, or InvalidInput thrown when it is null.
   void moves(const State& s, std::vector<Move>& out, bool* truncated) const;
   // Distinct legal moves in canonical order (each with the others giving
-  // its state); throws InvalidInput past kMaxEvacuationWork.
+  // its state); throws InvalidInput past kMaxEvacuationWork or past
+  // kMaxListedMoves moves.
   std::vector<Child> children(const State& s) const;
   // Legal? If not, `why` says which rule it breaks.
   bool legal(const State& s, const Move& m, std::string* why) const;
