@@ -258,10 +258,13 @@ def bounds(position: PositionLike) -> dict:
     return _native.bounds(*load_position(position).native())
 
 
-def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> SolveResult:
-    """The best final score with a certificate line (exact unless a limit stopped it)."""
+def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
+          use_bound: bool = True) -> SolveResult:
+    """The best final score with a certificate line (exact unless a limit
+    stopped it). ``use_bound=False`` (for measuring what the bound is worth)
+    cuts only by the score of every pawn saved."""
     p = load_position(position)
-    return SolveResult.model_validate(_native.solve(*p.native(), *(limit or Limit()).native(), control))
+    return SolveResult.model_validate(_native.solve(*p.native(), *(limit or Limit()).native(), control, use_bound))
 
 
 def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:

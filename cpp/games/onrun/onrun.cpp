@@ -326,6 +326,17 @@ int Game::upper_objective(const State& s) const {
   return upper_from(at_edge, on_tiles, supply, turns_left(s), s.next);
 }
 
+int Game::every_pawn_saved(const State& s) const {
+  std::array<int, kColors> total{};
+  for (int i = 0; i < s.nedge; ++i) ++total[s.edge[i].color];
+  for (int i = 0; i < s.ntiles; ++i)
+    for (int k = 0; k < kColors; ++k) total[k] += s.tiles[i].pawns[k];
+  int product = 1;
+  for (int k = 0; k < kColors; ++k)
+    if (in_play_[k]) product *= total[k] + s.supply[k];
+  return 2 * product + 1;
+}
+
 int Game::upper_from(const std::array<int, kColors>& at_edge, const std::array<int, kColors>& on_tiles,
                      const std::array<int, kColors>& supply, int turns, int next) const {
   if (turns == 0) {  // final: the objective itself

@@ -25,8 +25,12 @@ using Table = BoundedTable<Bound>;
 
 class Searcher {
  public:
-  Searcher(const Game& game, Budget& budget, Table& table, SearchStats& stats)
-      : game_(game), budget_(budget), table_(table), stats_(stats) {}
+  // Without `use_bound` (for measuring what it is worth) a node is cut
+  // only by the objective of every pawn at the edge, `trivial`.
+  Searcher(const Game& game, Budget& budget, Table& table, SearchStats& stats, bool use_bound = true, int trivial = 0)
+      : game_(game), budget_(budget), table_(table), stats_(stats), use_bound_(use_bound), trivial_(trivial) {}
+
+  int bound_of(const State& s) const { return use_bound_ || game_.final(s) ? game_.upper_objective(s) : trivial_; }
 
   // An upper bound on the objective of `s`; on the way, every leaf better
   // than the incumbent becomes the incumbent (with its line).
@@ -36,10 +40,10 @@ class Searcher {
   };
 
   int dfs(const State& s, int depth) {
-    if (stopped_) return game_.upper_objective(s);
+    if (stopped_) return bound_of(s);
     if (!budget_.spend()) {
       stopped_ = true;
-      return game_.upper_objective(s);
+      return bound_of(s);
     }
     stats_.max_depth = std::max(stats_.max_depth, depth);
     if (game_.final(s)) {
@@ -51,7 +55,7 @@ class Searcher {
       }
       return v;
     }
-    int bound = game_.upper_objective(s);
+    int bound = bound_of(s);
     const uint64_t key = game_.key(s);
     if (const Bound* b = table_.find(key)) bound = std::min(bound, static_cast<int>(b->upper));
     if (bound <= best_) {
@@ -71,7 +75,8 @@ class Searcher {
     game_.move_keys(s, moves, keys_);
     std::vector<Order> order(moves.size());
     for (size_t i = 0; i < moves.size(); ++i)
-      order[i] = {keys_[i].bound, keys_[i].supply, keys_[i].edge, static_cast<uint32_t>(i)};
+      order[i] = {use_bound_ || game_.turns_left(s) == 1 ? keys_[i].bound : trivial_, keys_[i].supply, keys_[i].edge,
+                  static_cast<uint32_t>(i)};
     std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
       if (a.bound != b.bound) return a.bound > b.bound;
       if (a.supply != b.supply) return a.supply < b.supply;
@@ -119,6 +124,8 @@ class Searcher {
   int target_ = INT_MAX;
   bool stopped_ = false;
   bool incomplete_ = false;  // a turn's evacuations were too many to list
+  bool use_bound_;
+  int trivial_;
   std::vector<Move> path_, line_;
   std::vector<Game::MoveKey> keys_;  // scratch: used before the recursion only
 };
@@ -133,26 +140,24 @@ uint64_t table_bytes(const Limits& limits) {
 }
 
 // Values `s` within the budget: [lower, upper] and the line reaching lower.
-void value(Searcher& searcher, const Game& game, const State& s, Budget& budget, int* lower, int* upper,
-           bool* exact, std::vector<Move>* line) {
-  const int root_bound = game.upper_objective(s);
+void value(Searcher& searcher, const State& s, int* lower, int* upper, bool* exact, std::vector<Move>* line) {
+  const int root_bound = searcher.bound_of(s);
   searcher.reset(root_bound);
   const int u = searcher.dfs(s, 0);
   *lower = searcher.best();
   *line = searcher.line();
   *exact = !searcher.cut_short() && *lower >= 0;
   *upper = *exact ? *lower : std::max(*lower, searcher.incomplete() ? root_bound : std::min(u, root_bound));
-  (void)budget;
 }
 
 }  // namespace
 
-SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control) {
+SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control, bool use_bound) {
   SolveResult r;
   Budget budget(limits, control, kPollEvery);
   Table table(table_bytes(limits));
-  Searcher searcher(game, budget, table, r.stats);
-  value(searcher, game, s, budget, &r.lower, &r.upper, &r.exact, &r.line);
+  Searcher searcher(game, budget, table, r.stats, use_bound, game.every_pawn_saved(s));
+  value(searcher, s, &r.lower, &r.upper, &r.exact, &r.line);
   r.stats.nodes = budget.nodes();
   r.stats.seconds = budget.seconds();
   r.stats.stopped_by = r.exact ? StopReason::kNone : budget.reason();
@@ -175,7 +180,7 @@ HintResult hint(const Game& game, const State& s, const Limits& limits, Control*
     const Budget::Slice outer = budget.begin_slice(1.0 / static_cast<double>(kids.size() - i), UINT64_MAX);
     const State child = game.apply(s, h.child.move);
     if (!budget.stopped()) {
-      value(searcher, game, child, budget, &h.lower, &h.upper, &h.exact, &h.line);
+      value(searcher, child, &h.lower, &h.upper, &h.exact, &h.line);
     } else {
       h.upper = game.upper_objective(child);
     }
