@@ -152,3 +152,10 @@ def assert_maximal(pos: ref.Pos, move: dict) -> None:
                 if got.get(d, 0) < cap:
                     # A destination with room left: the group must have sent all.
                     raise AssertionError(f"pawns went back while {d} had room: {move}")
+
+
+def test_the_search_without_its_bound_finds_the_same_best_scores(cases):
+    """What bench/onrun.py measures the bound against answers the same."""
+    for i, position in enumerate(cases[:100]):
+        with_bound, without = onrun.solve(position), onrun.solve(position, use_bound=False)
+        assert without.exact and (without.best_score, without.won) == (with_bound.best_score, with_bound.won), i
