@@ -11,11 +11,10 @@ _FULL = {"position": onrun.deal(24).position.model_dump(mode="json")}
 # suite spends thousands): 8 turns, two pawns a colour, best score 0..16.
 _SHORT = {"position": onrun.deal(0, tiles=10, supply=[2, 2, 2, 2]).position.model_dump(mode="json")}
 HARD = {"solve": _SHORT, "hint": _SHORT}
-# A check's position the rules refuse, and what the refusal names.
 # The suite's playouts and hints start from what `made` reads: the seed's deal
 # cut to its first 8 tiles (6 turns) with two pawns a colour. A full deal's
 # turn can list 10^5 evacuation outcomes, and the suite checks every
-# listing; the full deal is what HARD and the searches' own tests use.
+# listing; the full deal is what the stress tests and the searches' own tests use.
 START_TILES = 8
 START_SUPPLY = [2, 2, 2, 2]
 
@@ -25,6 +24,7 @@ def made(answer: onrun.DealResult) -> dict:
     return onrun.load_position({"deal": deal, "supply": START_SUPPLY}).model_dump(mode="json")
 
 
+# A check's position the rules refuse, and what the refusal names.
 BAD = [({"tiles": [{"q": 0, "r": 0, "n": 1}, {"q": 3, "r": 0, "n": 2}]}, "(3, 0)"),
        ({"deal": [{"n": 9}, {"n": 1}]}, "position.deal.0.n")]
 
@@ -44,7 +44,7 @@ STRESS = {
     "check": [_FULL],
     "solve": [_FULL, {**_FULL, "limit": {"seconds": 0.005}}],
     "hint": [_FULL, {**_FULL, "limit": {"seconds": 0.005}}],
-    "deal": [{"seed": 24}, {"seed": 7, "tiles": 6, "pawns": 1}],
+    "generate": [{"seed": 24}, {"seed": 7, "tiles": 6, "pawns": 1}],
 }
 
 

@@ -135,7 +135,7 @@ export function mount(root, game) {
   }
 
   ui.deal.addEventListener("click", async () => {
-    const made = await api("/v1/onrun/deal", { seed: Number(ui.seed.value), tiles: Number(ui.tiles.value) });
+    const made = await api("/v1/onrun/generate", { seed: Number(ui.seed.value), tiles: Number(ui.tiles.value) });
     await show(made.position);
   });
   ui.hint.addEventListener("click", async () => {
