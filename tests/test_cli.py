@@ -238,3 +238,20 @@ def test_ctrl_c_stops_the_search_at_once(tmp_path, game, as_json):
     """On the game's HARD search (its contract file): minutes of search."""
     path = write(tmp_path / "hard.json", contract(game).HARD[search(game)]["position"])
     assert_interrupts(search(game), game.name, path, "--max-seconds", 60, *(["--json"] if as_json else []))
+
+
+def test_option_kinds_follow_the_request_fields():
+    # A Literal field offers its values, optional or not (a plain Literal was
+    # read as a number); an optional flag (None: the game decides) takes yes
+    # or no (it took no value the model would accept).
+    from typing import Literal, Optional
+
+    from smokejumper.cli import _option_kind, _yes_no
+
+    assert _option_kind(Literal["known", "hidden"]) == (None, ("known", "hidden"), None)
+    assert _option_kind(Optional[Literal["a", "b"]]) == (None, ("a", "b"), None)
+    assert _option_kind(bool | None) == (_yes_no, None, "yes|no")
+    assert _option_kind(int | None) == (int, None, "N") and _option_kind(float) == (float, None, "N")
+    assert [_yes_no(t) for t in ("yes", "No", "true", "0")] == [True, False, True, False]
+    with pytest.raises(Exception, match="expected yes or no"):
+        _yes_no("maybe")

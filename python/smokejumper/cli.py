@@ -21,6 +21,7 @@ import sqlite3
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar
 
@@ -105,13 +106,25 @@ def _read_document(path: str, field: str) -> Any:
     return data
 
 
-def _option_kind(annotation: Any) -> tuple[Callable[[str], Any] | None, tuple[Any, ...] | None]:
-    """(argparse type, choices) of a scalar request field."""
-    args = [a for a in typing.get_args(annotation) if a is not type(None)] or [annotation]
-    inner = args[0]
-    if typing.get_origin(inner) is typing.Literal:
-        return None, typing.get_args(inner)
-    return (inner if inner in (int, float, str) else None), None
+def _yes_no(text: str) -> bool:
+    if text.lower() in ("yes", "true", "1"):
+        return True
+    if text.lower() in ("no", "false", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected yes or no, got {text!r}")
+
+
+def _option_kind(annotation: Any) -> tuple[Callable[[str], Any] | None, tuple[Any, ...] | None, str | None]:
+    """(argparse type, choices, metavar) of a scalar request field; an
+    optional flag (None: the game decides) is given as yes or no."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(annotation) if a is not type(None)]
+        annotation = options[0] if len(options) == 1 else annotation
+    if typing.get_origin(annotation) is typing.Literal:
+        return None, typing.get_args(annotation), None
+    if annotation is bool:
+        return _yes_no, None, "yes|no"
+    return (annotation if annotation in (int, float, str) else None), None, "N"
 
 
 def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
@@ -127,13 +140,13 @@ def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
         if f.annotation is bool:
             c.add_argument(flag, action="store_true", help=description)
             continue
-        kind, choices = _option_kind(f.annotation)
+        kind, choices, metavar = _option_kind(f.annotation)
         if f.is_required():
-            c.add_argument(flag, type=kind, choices=choices, required=True, metavar=None if choices else "N",
+            c.add_argument(flag, type=kind, choices=choices, required=True, metavar=metavar,
                            help=f"{description} (required)")
         else:
             shown = "none" if f.default is None else f"{f.default:,}" if isinstance(f.default, int) else f.default
-            c.add_argument(flag, type=kind, choices=choices, default=None, metavar=None if choices else "N",
+            c.add_argument(flag, type=kind, choices=choices, default=None, metavar=metavar,
                            help=description if "default" in description else f"{description} (default: {shown})")
     if op.kind == "search":
         c.add_argument("--cache", metavar="FILE", default=None,
