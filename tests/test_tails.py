@@ -273,6 +273,10 @@ def test_play_and_analyse_run_whole_games():
     # four seats: no Rogue, whose hidden deck makes every hint search cost seconds
     game = tails.play(3, ["hint", "random", "random", "random"], limit=Limit(seconds=10))
     assert len(game.rounds) == 9 and game.winners and game.complete
+    # Rounds that end after nine laps of passes (seeds 56, 57: the position
+    # after the last pass still reads lap 8, and play went on past the end).
+    for seed in (56, 57):
+        assert tails.play(seed, ["hint", "random", "random", "random"], limit=Limit(seconds=10)).complete
     analysis = tails.analyse(4, ["hint", "random", "random", "random"], workers=1, limit=Limit(seconds=10))
     assert analysis.games == 4 and {s.policy for s in analysis.shares} == {"hint", "random"}
     for s in analysis.shares:

@@ -573,6 +573,10 @@ def play(seed: int, policies: Sequence[str], *, rogue: bool | None = None, limit
             r = replay(hunt, line, draws)
             if r.error:
                 raise RuntimeError(r.error)
+            if r.round is not None:
+                # Over. After nine laps with no play the position cannot say
+                # so (a lap is 0..8), so the replay's round is what tells.
+                break
             state = r.position
         r = replay(hunt, line, draws)
         assert r.round is not None
