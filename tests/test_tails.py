@@ -193,6 +193,10 @@ def test_a_rogue_choice_past_its_limit_is_sampled_and_its_intervals_hold_the_exa
         assert c.estimate.ci95[0] <= want[tuple(c.cards)] <= c.estimate.ci95[1], c
     assert [c.estimate.value for c in got.choices] == sorted((c.estimate.value for c in got.choices), reverse=True)
     assert tails.choose(position, Limit(nodes=nodes), seed=5).choices == got.choices  # seeded: the same again
+    # One sample finishes within the limit; the limit still made it a sample,
+    # and says so (a time limit's call depends on the machine's speed).
+    one = tails.choose(position, Limit(nodes=nodes), seed=5, samples=1)
+    assert one.sampled_by == "limit" and one.stats.stopped_by == "nodes" and one.stats.nodes < nodes
 
 
 def test_a_full_rogue_choice_answers_within_its_node_limit():

@@ -179,6 +179,10 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
   std::vector<ChoiceValue> values(count);
   for (size_t c = 0; c < count; ++c) values[c].cards = options[hero][c];
 
+  // The limit that made the answer a sample: it is named as what stopped the
+  // search even when the samples then finish, since a time limit's verdict
+  // depends on the machine's speed (so the answer is not one to compare).
+  StopReason forced_by = StopReason::kNone;
   if (out.exact) {
     // One hunt first, to price the enumeration: choices x profiles hunts
     // like it. When that would pass the node or time limit, sample instead,
@@ -188,8 +192,12 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
       if (i != hero) s.hand[i] = bits_of(options[i][0]);
     solver.value(s);
     const double hunts = static_cast<double>(count) * static_cast<double>(profiles);
-    if (budget.stopped() || static_cast<double>(budget.nodes()) * hunts > static_cast<double>(limits.max_nodes) ||
-        budget.seconds() * hunts > limits.max_seconds) {
+    forced_by = budget.stopped() ? budget.reason()
+                : static_cast<double>(budget.nodes()) * hunts > static_cast<double>(limits.max_nodes)
+                    ? StopReason::kNodes
+                : budget.seconds() * hunts > limits.max_seconds ? StopReason::kTime
+                                                                : StopReason::kNone;
+    if (forced_by != StopReason::kNone) {
       out.exact = false;
       out.sampled_by = SampledBy::kLimit;
     }
@@ -276,7 +284,7 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
   budget.poll();
   out.stats.nodes = budget.nodes();
   out.stats.seconds = budget.seconds();
-  out.stats.stopped_by = budget.reason();
+  out.stats.stopped_by = budget.reason() != StopReason::kNone ? budget.reason() : forced_by;
   out.stats.table = solver.table_stats();
   return out;
 }
