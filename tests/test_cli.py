@@ -191,7 +191,8 @@ def won(request, tmp_path_factory):
     d = tmp_path_factory.mktemp(f"won_{game}")
     for seed in range(8):
         position = write(d / "position.json", run("generate", game, "--seed", seed).stdout)
-        answer = run_json("solve", game, position, "--max-seconds", 5)  # a search that never finishes (a full deal) answers by then
+        # 5 s: a search that cannot finish (a full deal) answers by then.
+        answer = run_json("solve", game, position, "--max-seconds", 5)
         if answer["verdict"] == "win":
             write(d / "answer.json", answer)
             return game, position, d

@@ -3,6 +3,7 @@
 // game's view by. A first, plain view: the forest, edge pawns by colour,
 // flashpoints, and the legal moves (valued by a hint) as buttons to play.
 import { api } from "../lib/api.js";
+import { setStatus } from "../lib/status.js";
 
 const COLOURS = ["#2563eb", "#eab308", "#dc2626", "#16a34a"];
 const SIZE = 22;
@@ -98,8 +99,8 @@ export function mount(root, game) {
         <button type="button" data-ref="hint">Hint (3 s)</button>
       </div>
       <svg data-ref="board" role="img" aria-label="${game.title} forest" width="100%" height="420"></svg>
-      <div class="small" data-ref="status"></div>
-      <ol class="small" data-ref="moves"></ol>
+      <div class="status-bar" data-ref="status"></div>
+      <ol class="small" data-ref="moves" style="max-height: 16rem; overflow-y: auto"></ol>
     </div>`;
   const ui = Object.fromEntries([...root.querySelectorAll("[data-ref]")].map((n) => [n.dataset.ref, n]));
   const state = { position: null, check: null, hint: null };
@@ -115,9 +116,12 @@ export function mount(root, game) {
     const c = state.check;
     const values = new Map((state.hint?.moves || []).map((m) => [JSON.stringify(m.move), m]));
     draw(ui.board, state.position, c, state.hint?.moves?.[0]?.move);
-    ui.status.textContent = c.status === "ongoing"
-      ? `${c.turns_left} turns left; ${["blue", "yellow", "red", "green"][c.color]} to play; score at most ${c.upper_score}`
-      : `game over: ${c.status}, score ${c.score}`;
+    setStatus(ui.status, {
+      status: c.status,
+      text: [c.status === "ongoing"
+        ? `${c.turns_left} turns left; ${["blue", "yellow", "red", "green"][c.color]} to play; score at most ${c.upper_score}`
+        : `game over, score ${c.score}`],
+    });
     const listed = state.hint ? state.hint.moves.map((m) => m.move) : c.moves.slice(0, 200).map((m) => m.move);
     ui.moves.replaceChildren(...listed.map((m) => {
       const li = document.createElement("li");
