@@ -95,8 +95,11 @@ def test_a_trickle_of_bytes_does_not_keep_a_request_alive(server):
 def test_300_half_sent_requests_cannot_starve_healthz(server):
     slow = half_sent(server.port, 300, b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
     try:
+        # Under 2 s, not 1: on a busy machine the first probe's SYN may wait
+        # in a full accept queue while the 300 are accepted, and Linux
+        # resends it after 1 s (CI saw 1.03 s once, then 1-2 ms each).
         times = [healthz_seconds(server.url) for _ in range(20)]
-        assert max(times) < 1.0, times
+        assert max(times) < 2.0, times
         assert open_descriptors(server.process.pid) <= 256
         time.sleep(TIMEOUT + 1)  # past the timeout every slow one is gone
         assert open_descriptors(server.process.pid) < 60
