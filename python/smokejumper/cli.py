@@ -338,11 +338,15 @@ class _Progress:
         if self.start is None:
             self.start = (now, done)
         began, first = self.start
-        rate = (done - first) / (now - began) if now > began else 0.0
+        # A rate after a second (threads finish their first seeds together,
+        # and two in a millisecond read as thousands a second), and at the end.
+        measured = now > began and (now - began >= 1.0 or done == total)
+        rate = (done - first) / (now - began) if measured else 0.0
         left = f", {_duration((total - done) / rate)} left" if rate > 0 and done < total else ""
         width = 30
         filled = width * done // total
-        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} ({rate:,.1f}/s{left})"
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+        line += f" ({rate:,.1f}/s{left})" if measured else ""
         print("\r" + line.ljust(self.width), end="", file=sys.stderr, flush=True)
         self.width = len(line)
         if done == total:

@@ -26,8 +26,11 @@ CHECKS = "not_a_server_error,response_schema_conformance,status_code_conformance
 def main() -> int:
     seconds = sys.argv[1] if len(sys.argv) > 1 else "60"
     with tempfile.TemporaryDirectory() as tmp, serving(ENV, Path(tmp)) as server:
+        # One worker: with two threads, hypothesis parsing lambdas' source
+        # hits CPython 3.11's AST recursion-depth race (python/cpython#106905:
+        # "AST constructor recursion depth mismatch", a tool error, not ours).
         return subprocess.run([str(Path(sys.executable).parent / "st"), "run", f"{server.url}/openapi.json",
-                               "--checks", CHECKS, "--max-time", seconds, "--workers", "2",
+                               "--checks", CHECKS, "--max-time", seconds, "--workers", "1",
                                "--exclude-path-regex", "/events$", "--seed", "19"],
                               cwd=tmp).returncode  # its own cache folder goes there, not into the checkout
 
