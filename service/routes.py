@@ -21,7 +21,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, create_model
 
 from smokejumper.cache import ResultCache
-from smokejumper.games import Game, Operation, query_model, registered
+from smokejumper.games import Game, Operation, query_model, registered, search_operation_names
 
 from .guard import Guard
 from .jobs import Progress, event_stream
@@ -152,8 +152,7 @@ def router(settings: Settings, runner: Runner, cache: ResultCache | None, metric
         return CacheCounts(**_the(cache).counts())
 
     cached_games = Literal[tuple(g.name for g in registered())]  # type: ignore[valid-type]
-    cached_operations = Literal[tuple(sorted({op.name for g in registered() for op in served(g)
-                                              if op.kind == "search"}))]  # type: ignore[valid-type]
+    cached_operations = Literal[tuple(search_operation_names())]  # type: ignore[valid-type]
 
     @r.delete("/cache", tags=["service"], response_model=CacheCleared, responses=problem_responses(401, 404, 422),
               dependencies=[Depends(guard.admin)],

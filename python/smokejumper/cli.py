@@ -30,7 +30,7 @@ from pydantic import BaseModel, ValidationError
 from smokejumper import Control, InvalidPositionError, Limit, batch
 from smokejumper._inputs import MAX_INPUT_BYTES, describe_validation_error, input_bytes, parse_json
 from smokejumper.cache import ResultCache
-from smokejumper.games import Game, Operation, registered
+from smokejumper.games import Game, Operation, registered, search_operation_names
 from smokejumper.limits import DEFAULT_MEMORY_MB
 
 # The CLI never runs unbounded unless asked: a user waiting at a terminal
@@ -428,16 +428,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     s.add_argument("--port", type=_port, default=8000, help="TCP port, 1-65535 (default: 8000)")
     s.set_defaults(handler=_cmd_serve)
-    games = [g.name for g in registered()]
-    operations = sorted({op.name for g in registered() for op in g.operations.values() if op.kind == "search"})
     k = sub.add_parser("cache", help="what a result cache holds; clear it, or a part",
                        description="What a result cache file holds, per game and operation; with --clear, "
                                    "remove its entries (those of --game, --operation, or not used for "
                                    "--unused-days only, when given).", epilog=EXIT_CODES)
     k.add_argument("file", metavar="FILE", help="the cache file (--cache of a search, SMOKEJUMPER_CACHE)")
     k.add_argument("--clear", action="store_true", help="remove the entries selected (default: all)")
-    k.add_argument("--game", choices=games, default=None, help="only this game's entries")
-    k.add_argument("--operation", choices=operations, default=None, help="only this operation's entries")
+    k.add_argument("--game", choices=[g.name for g in registered()], default=None, help="only this game's entries")
+    k.add_argument("--operation", choices=search_operation_names(), default=None, help="only this operation's entries")
     k.add_argument("--unused-days", type=float, default=None, metavar="D", help="only entries not used for D days")
     k.add_argument("--json", action="store_true", help="print the counts as JSON")
     k.set_defaults(handler=_cmd_cache)

@@ -175,6 +175,11 @@ def registered() -> tuple[Game, ...]:
     return tuple(sorted(found, key=lambda g: (g.rank, g.name)))
 
 
+def search_operation_names() -> list[str]:
+    """The names of every game's searches (what a result cache keeps), sorted."""
+    return sorted({op.name for g in registered() for op in g.operations.values() if op.kind == "search"})
+
+
 def load_game(name: str) -> Game:
     """The registered game ``name`` (its path segment and CLI word)."""
     for game in registered():

@@ -93,16 +93,6 @@ Move to_move(const MoveTuple& t) {
 }
 
 py::dict position_dict(const PositionSpec& spec) {
-  py::list tiles;
-  for (const TileSpec& t : spec.tiles) {
-    py::dict d;
-    d["q"] = t.q;
-    d["r"] = t.r;
-    d["n"] = t.n;
-    d["spaces"] = t.spaces;
-    d["pawns"] = std::vector<int>(t.pawns.begin(), t.pawns.end());
-    tiles.append(d);
-  }
   py::list edge;
   for (const EdgeSpec& e : spec.edge) {
     py::dict d;
@@ -119,7 +109,7 @@ py::dict position_dict(const PositionSpec& spec) {
     rest.append(d);
   }
   py::dict d;
-  d["tiles"] = tiles;
+  d["tiles"] = tiles_list(spec.tiles);
   d["edge"] = edge;
   d["supply"] = std::vector<int>(spec.supply.begin(), spec.supply.end());
   d["next"] = spec.next;

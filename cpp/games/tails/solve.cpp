@@ -111,6 +111,17 @@ HuntAnswer Solver::answer(const State& root) {
 
 namespace {
 uint64_t table_bytes(const Limits& limits) { return limits.max_memory_mb * (1ull << 20) / 4 * 3; }
+
+// What a search spent, read once it is over.
+SolveStats spent(Budget& budget, const Solver& solver, StopReason stopped_by) {
+  budget.poll();
+  SolveStats stats;
+  stats.nodes = budget.nodes();
+  stats.seconds = budget.seconds();
+  stats.stopped_by = stopped_by != StopReason::kNone ? stopped_by : budget.reason();
+  stats.table = solver.table_stats();
+  return stats;
+}
 }  // namespace
 
 HuntAnswer solve_hunt(const Position& p, const Limits& limits, Control* control) {
@@ -119,11 +130,7 @@ HuntAnswer solve_hunt(const Position& p, const Limits& limits, Control* control)
   Solver solver(hunt, budget, table_bytes(limits));
   // The Rogue's turns with no chance in them come first, as in a replay.
   HuntAnswer a = solver.answer(settle(hunt, hunt.initial(), nullptr, nullptr));
-  budget.poll();
-  a.stats.nodes = budget.nodes();
-  a.stats.seconds = budget.seconds();
-  a.stats.stopped_by = budget.reason();
-  a.stats.table = solver.table_stats();
+  a.stats = spent(budget, solver, StopReason::kNone);
   return a;
 }
 
@@ -281,11 +288,7 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
     }
     return cards_less(a.cards, b.cards);
   });
-  budget.poll();
-  out.stats.nodes = budget.nodes();
-  out.stats.seconds = budget.seconds();
-  out.stats.stopped_by = budget.reason() != StopReason::kNone ? budget.reason() : forced_by;
-  out.stats.table = solver.table_stats();
+  out.stats = spent(budget, solver, forced_by);
   return out;
 }
 
