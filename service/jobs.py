@@ -230,7 +230,7 @@ class Jobs:
             state = "interrupted" if self._closed else "cancelled"
         self._end(row, state, result=answer.model_dump_json(), nodes=getattr(stats, "nodes", control.nodes))
         if self._cache is not None and state == "done":  # the cache keeps what it should: finished or not
-            self._cache.store(row["game"], row["operation"], body, answer)
+            self._cache.store(row["game"], row["operation"], op.cache_form(body), answer)
 
     def _end(self, row: dict[str, Any], state: State, *, result: str | None = None, error: str | None = None,
              nodes: int = 0) -> None:

@@ -212,7 +212,7 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
                 return result, _json(answer, {**dict(result), "limits": limits, "cached": cached})
 
             def from_cache() -> tuple[BaseModel, Response] | None:
-                entry = cache.lookup(game.name, op.name, held, limit) if cache else None
+                entry = cache.lookup(game.name, op.name, op.cache_form(held), limit) if cache else None
                 return None if entry is None else answered(entry.read(op.response), True)
 
             found = await asyncio.to_thread(from_cache) if cache else None
@@ -223,7 +223,7 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
                 request, limit, lambda lim, control: answered(op.call(held, lim, control), False), watch)
             metrics.searched(game.name, op.name, result, cached=False)
             if cache:
-                await asyncio.to_thread(cache.store, game.name, op.name, held, result)
+                await asyncio.to_thread(cache.store, game.name, op.name, op.cache_form(held), result)
             return response
 
         r.post(**route, response_model=answer, responses={**_POST_ERRORS, **problem_responses(429)},

@@ -181,6 +181,25 @@ def test_symmetric_positions_share_key_and_value(i):
         assert fire.solve(other).win_probability == pytest.approx(fire.solve(position).win_probability, abs=TOL)
 
 
+@pytest.mark.parametrize("i", range(0, len(ALL), 2))
+def test_the_cache_form_is_shared_by_symmetric_positions_and_keeps_the_value(i):
+    # The result cache keys a solve by this form: a form shared by positions
+    # of different values would serve a wrong answer.
+    position = ALL[i]
+    rng = random.Random(i)
+    form = fire.same_value_position(fire.load_position(position))
+    others = [permuted(position, rng) for _ in range(3)] + ([mirrored(position)] if position.get("players") else [])
+    for other in others:
+        assert fire.same_value_position(fire.load_position(other)) == form
+    assert fire.solve(form).win_probability == pytest.approx(fire.solve(position).win_probability, abs=TOL)
+    if position.get("order_known"):  # a known draw order is kept as it is
+
+        def draws(p: fire.Position) -> list[list[tuple[int, int]]]:
+            return sorted([b.native() for b in side.draw] for side in (p.players or [p]))
+
+        assert draws(form) == draws(fire.load_position(position))
+
+
 def mirrored(position: dict) -> dict:
     """The team position with the players' seats swapped."""
     p = copy.deepcopy(position)

@@ -379,3 +379,21 @@ def test_a_fire_job_streams_the_interval_it_has_proved():
     assert shown, seen
     for a, b in shown:  # two proved intervals of one value overlap
         assert 0 <= a <= b <= 1 and a <= hi + 1e-9 and lo <= b + 1e-9, (a, b, lo, hi)
+
+
+def test_a_symmetric_position_is_served_from_the_cache(tmp_path):
+    # The same game with the aliens, the weapons and the hidden draw listed
+    # in another order: one cache entry (its answer names no index).
+    position = {"aliens": [{"strengths": [9, 7, 4, 3]}, {"strengths": [5, 4, 2, 1], "hits": 1}],
+                "weapons": [[bat(3), bat(1)], [], [bat(2)]], "draw": [bat(1), bat(2), bat(3), bat(5)]}
+    other = {"aliens": position["aliens"][::-1], "weapons": [[bat(2)], [bat(1), bat(3)], []],
+             "draw": position["draw"][::-1]}
+    with server(cache=str(tmp_path / "c.sqlite3")) as c:
+        first = c.post("/v1/fire/solve", json={"position": position}).json()
+        second = c.post("/v1/fire/solve", json={"position": other}).json()
+        assert (first["cached"], second["cached"]) == (False, True)
+        assert second["win_probability"] == first["win_probability"] is not None
+        # A hint names weapons and aliens by index: each order has its own.
+        hints = [c.post("/v1/fire/hint", json={"position": p}).json()["cached"] for p in (position, other, position)]
+        assert hints == [False, False, True]
+

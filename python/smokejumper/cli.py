@@ -309,14 +309,14 @@ def _cached_search(game: Game, op: Operation, q: BaseModel, args: argparse.Names
     this limit would give (said on stderr), else searched and kept there."""
     limit = _limit(args)
     cache = ResultCache(args.cache) if args.cache else None
-    entry = cache.lookup(game.name, op.name, q, limit) if cache else None
+    entry = cache.lookup(game.name, op.name, op.cache_form(q), limit) if cache else None
     if entry is not None:
         print(f"from the cache {args.cache} (kept {time.strftime('%Y-%m-%d %H:%M', time.localtime(entry.stored))})",
               file=sys.stderr)
         return entry.read(op.response)
     result = _search(lambda control: op.call(q, limit, control))
     if cache:
-        cache.store(game.name, op.name, q, result)
+        cache.store(game.name, op.name, op.cache_form(q), result)
     return result
 
 

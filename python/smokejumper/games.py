@@ -73,6 +73,15 @@ class Operation:
     outcome: Callable[[Any, Any], tuple[int, str | None]] | None = None
     # A batch over seeds, on any engine (above).
     chunked: bool = False
+    # The request in a canonical form with the same answer (lists whose
+    # order cannot change it, sorted), so that symmetric positions share a
+    # result cache entry. Only for answers that name nothing of the input's
+    # order: a move or a line would name the other position's indices.
+    canonical: Callable[[Any], BaseModel] | None = None
+
+    def cache_form(self, request: BaseModel) -> BaseModel:
+        """The request as the result cache keys it."""
+        return self.canonical(request) if self.canonical else request
 
     @property
     def takes_limit(self) -> bool:

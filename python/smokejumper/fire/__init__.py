@@ -475,6 +475,41 @@ _EXAMPLE_TEAM: dict[str, Any] = {
 _MODE = (Literal["solo", "team"], Field("solo", description="which Level 1"))
 _ALIENS = (int | None, Field(None, ge=1, le=_LEVEL_ALIENS, description="keep only the first N aliens (default: all)"))
 
+def _sorted(pile: list[Battery]) -> list[Battery]:
+    return sorted(pile, key=Battery.native)
+
+
+def same_value_position(position: Position) -> Position:
+    """The position with every order that cannot change its win probability
+    sorted: the aliens, the weapons (each a multiset: its energy, crosshairs
+    and the battery destroyed are the same in any order), the discard and
+    destroyed piles, and the draw pile when its order is hidden; in team
+    mode, the seats too. Symmetric positions then share one result cache
+    entry for ``solve``."""
+
+    def weapons(ws: list[list[Battery]]) -> list[list[Battery]]:
+        return sorted((_sorted(w) for w in ws), key=lambda w: [b.native() for b in w])
+
+    def piles(draw: list[Battery], discard: list[Battery], destroyed: list[Battery], order_known: bool) -> dict:
+        return {"draw": draw if order_known else _sorted(draw), "discard": _sorted(discard),
+                "destroyed": _sorted(destroyed)}
+
+    aliens = sorted(position.aliens, key=lambda a: (a.strengths, a.hits))
+    if position.mode == "solo":
+        assert position.weapons is not None
+        return position.model_copy(update={
+            "aliens": aliens, "weapons": weapons(position.weapons),
+            **piles(position.draw, position.discard, position.destroyed, position.order_known)})
+    assert position.players is not None
+    players = [p.model_copy(update={"weapons": weapons(p.weapons), **piles(
+        p.draw, p.discard, p.destroyed, position.order_known if p.order_known is None else p.order_known)})
+        for p in position.players]
+    # The seats swapped, with the turn, is the same game told the other way.
+    forms = [position.model_copy(update={"aliens": aliens, "players": seats, "turn": turn})
+             for seats, turn in ((players, position.turn), (players[::-1], 1 - position.turn))]
+    return min(forms, key=lambda f: f.model_dump_json())
+
+
 SearchRequest = search_request("FireSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}])
 SplitRequest = search_request("FireSplitRequest", Position, [{"position": _EXAMPLE_TEAM, "limit": {"seconds": 5}}])
 CheckRequest = position_request("FireCheckRequest", Position, [{"position": _EXAMPLE}])
@@ -651,7 +686,8 @@ GAME = Game(
     operations=operations(
         Operation("solve", "Win probability under optimal play: exact, or a proved interval at a limit", "search",
                   SearchRequest, SolveResult, position_search(solve),
-                  _solve_text),
+                  _solve_text,
+                  canonical=lambda q: q.model_copy(update={"position": same_value_position(q.position)})),
         Operation("hint", "Every distinct choice with its win probability, best first; before a hidden reveal, "
                   "per battery that may come up", "search", SearchRequest, HintResult,
                   position_search(hint), _hint_text),
@@ -679,5 +715,5 @@ GAME = Game(
 __all__ = [
     "GAME", "Alien", "Analysis", "Battery", "CheckResult", "Choice", "HintResult", "Move", "Player", "Position",
     "Reveal", "ReplayResult", "SolveResult", "SplitResult", "StrategyResult", "apply", "check", "hint", "level",
-    "levels", "replay", "solve", "split", "strategy", "strategy_move",
+    "levels", "replay", "same_value_position", "solve", "split", "strategy", "strategy_move",
 ]
