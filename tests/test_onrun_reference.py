@@ -159,3 +159,30 @@ def test_the_search_without_its_bound_finds_the_same_best_scores(cases):
     for i, position in enumerate(cases[:100]):
         with_bound, without = onrun.solve(position), onrun.solve(position, use_bound=False)
         assert without.exact and (without.best_score, without.won) == (with_bound.best_score, with_bound.won), i
+
+
+def test_the_analysis_counts_what_each_deal_solve_says():
+    # Deals of 10 tiles, 2 pawns a colour, under a node limit (so the same on
+    # any machine): most are proved at 16, some stop with a line found. Each
+    # row is the deal's own solve (held to the brute force above); the
+    # summary is counted from the rows, the same on one thread.
+    limit = Limit(nodes=30_000)
+    analysis = onrun.analyse(8, tiles=10, pawns=2, seed=40, limit=limit, workers=2)
+    assert [r.seed for r in analysis.results] == list(range(40, 48))
+    for r in analysis.results:
+        s = onrun.solve(onrun.deal(r.seed, tiles=10, supply=[2] * 4).position, limit)
+        assert (r.verdict, r.best_score, (r.lower_score, r.upper_score), r.nodes) == (
+            s.verdict, s.best_score, s.score_bounds, s.stats.nodes)
+    proved = [r.best_score for r in analysis.results if r.best_score is not None]
+    assert 0 < analysis.exact == len(proved) < 8  # both kinds, or the test shows nothing
+    assert {c.score: c.deals for c in analysis.best_scores} == {v: proved.count(v) for v in set(proved)}
+    assert analysis.wins == sum(r.verdict == "win" for r in analysis.results)
+    lows = [r.lower_score for r in analysis.results]
+    highs = [r.upper_score for r in analysis.results]
+    assert analysis.clairvoyant_bounds == (sum(lows) / 8, sum(highs) / 8)
+    lo, hi = analysis.clairvoyant_interval95
+    assert lo <= sum(lows) / 8 <= sum(highs) / 8 <= hi
+    assert analysis.found_scores == (min(lows), sorted(lows)[3], max(lows))
+    one = onrun.analyse(8, tiles=10, pawns=2, seed=40, limit=limit, workers=1)
+    assert [r.model_dump(exclude={"seconds"}) for r in one.results] == \
+           [r.model_dump(exclude={"seconds"}) for r in analysis.results]

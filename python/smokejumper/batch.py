@@ -305,10 +305,13 @@ def _outcome(frame: Any) -> Any:
 
 def share(frame: Any) -> tuple[int, int, int, tuple[float, float]]:
     """(wins, unknown, seeds, 95% interval) of a table, unknown seeds
-    counted as losses for the lower end and as wins for the upper end."""
+    counted as losses for the lower end and as wins for the upper end.
+    Unknown is neither won nor lost, as the analysis counts it: a search a
+    limit stopped may still have found its win (its certificate)."""
     n = len(frame)
-    wins = int((_outcome(frame) == "win").sum())
-    unknown = int(frame["stopped_by"].notna().sum()) if "stopped_by" in frame else 0
+    outcome = _outcome(frame)
+    wins = int((outcome == "win").sum())
+    unknown = n - wins - int((outcome == "loss").sum())
     return wins, unknown, n, (wilson_interval(wins, n)[0], wilson_interval(wins + unknown, n)[1])
 
 

@@ -10,16 +10,20 @@ True
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Sequence, Union
+import math
+import statistics
+import time
+from typing import Annotated, Any, Callable, Literal, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
-from smokejumper import _core, _text
+from smokejumper import _batch, _core, _text
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model, load_models
 from smokejumper.games import Game, Operation, operations, position_call, position_request, position_search, request, search_request
-from smokejumper.limits import Limit
-from smokejumper.values import SearchStats, Verdict
+from smokejumper.limits import Limit, LimitRequest
+from smokejumper.stats import Z95
+from smokejumper.values import SearchStats, StoppedBy, Verdict
 
 _native = _core.onrun
 MAX_TILES: int = _native.MAX_TILES
@@ -300,6 +304,104 @@ def deal(seed: int, *, tiles: int = BOX_TILES, supply: Sequence[int] = (12, 12, 
     return DealResult(position=position, seed=seed)
 
 
+class DealScore(BaseModel):
+    seed: int
+    verdict: Verdict = Field(description="win: some line wins (one was found); loss: proved none does")
+    best_score: int | None = Field(description="The best final score, when proved")
+    # Two columns, not a pair: a row is one line of a CSV table.
+    lower_score: int = Field(description="The score of the line found: a proved lower bound on the best")
+    upper_score: int = Field(description="A proved upper bound on the best final score")
+    nodes: int
+    seconds: float
+    stopped_by: StoppedBy | None = Field(None, description="What stopped the solve (null when it finished)")
+
+
+class ScoreCount(BaseModel):
+    score: int
+    deals: int
+
+
+class Analysis(BaseModel):
+    """Seeded deals solved with the order known: the winnable share, the
+    best scores, and the clairvoyant mean (an upper bound on the value of
+    play with the order hidden)."""
+
+    deals: int
+    tiles: int
+    pawns: int = Field(description="Pawns of each colour in the supply")
+    seed: int = Field(description="The first deal's seed; deals are seed .. seed+deals-1")
+    wins: int
+    losses: int
+    unknown: int = Field(description="Deals where the solve hit its limit before finding a winning line")
+    win_share: float = Field(description="wins / deals: winnable with the order known")
+    interval95: tuple[float, float] = Field(
+        description="95% Wilson interval for the winnable share; unknown deals count as "
+                    "losses for the lower end and as wins for the upper end")
+    exact: int = Field(description="Deals whose best score was proved")
+    best_scores: list[ScoreCount] = Field(description="The proved best scores, how many deals each")
+    found_scores: tuple[int, int, int] = Field(
+        description="The scores of the lines found (every deal's lower end): min, median, max")
+    clairvoyant_bounds: tuple[float, float] = Field(
+        description="The mean over these deals of the lower and of the upper ends")
+    clairvoyant_interval95: tuple[float, float] = Field(
+        description="95% interval (normal approximation) on the clairvoyant mean, the expected best score "
+                    "with the order known: an upper bound on the value with the order hidden, never that "
+                    "value itself. Exact per deal only where every deal was proved")
+    median_seconds: float
+    max_seconds: float
+    median_nodes: float
+    max_nodes: int
+    nodes_per_second: float = Field(description="Per thread: all nodes over all search time")
+    wall_seconds: float = Field(description="The whole analysis, on `workers` threads")
+    workers: int
+    results: list[DealScore] = Field(description="Per deal, in seed order")
+
+
+def _mean_interval(values: Sequence[int], side: int) -> float:
+    """The end (side -1: lower, +1: upper) of the normal-approximation 95%
+    interval on the mean of ``values``."""
+    mean = statistics.fmean(values)
+    spread = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean + side * Z95 * spread
+
+
+def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 1, limit: Limit | None = None,
+            workers: int | None = None, progress: Callable[[int, int], None] | None = None,
+            control: Control | None = None, client: Any = None) -> Analysis:
+    """Solve the deals of seeds ``seed .. seed+deals-1`` (:func:`deal`, the
+    first ``tiles`` of the box, ``pawns`` of each colour), each under
+    ``limit``, on ``workers`` threads (default: every core) or on the Dask
+    cluster of ``client``. Results are in seed order whatever the engine."""
+    seed_range = _batch.seeds(deals, seed, "deals")
+    threads = _batch.thread_count(workers, client)
+    supply = [pawns] * 4
+    deal(seed, tiles=tiles, supply=supply)  # the arguments' errors before any thread starts
+
+    def one(deal_seed: int, control: Control) -> DealScore:
+        r = solve(deal(deal_seed, tiles=tiles, supply=supply).position, limit, control=control)
+        return DealScore(seed=deal_seed, verdict=r.verdict, best_score=r.best_score,
+                         lower_score=r.score_bounds[0], upper_score=r.score_bounds[1],
+                         nodes=r.stats.nodes, seconds=r.stats.seconds, stopped_by=r.stats.stopped_by)
+
+    start = time.perf_counter()
+    results = _batch.run(one, seed_range, threads, progress, control, client)
+    wall = time.perf_counter() - start
+    t = _batch.Tally.of(results)
+    lows = [r.lower_score for r in results]
+    highs = [r.upper_score for r in results]
+    proved = sorted(r.best_score for r in results if r.best_score is not None)
+    return Analysis(
+        deals=deals, tiles=tiles, pawns=pawns, seed=seed, wins=t.wins, losses=t.losses, unknown=t.unknown,
+        win_share=t.win_share, interval95=t.interval95, exact=len(proved),
+        best_scores=[ScoreCount(score=v, deals=proved.count(v)) for v in sorted(set(proved))],
+        found_scores=(min(lows), int(statistics.median_low(lows)), max(lows)),
+        clairvoyant_bounds=(statistics.fmean(lows), statistics.fmean(highs)),
+        clairvoyant_interval95=(max(0.0, _mean_interval(lows, -1)), _mean_interval(highs, +1)),
+        median_seconds=t.median_seconds, max_seconds=t.max_seconds, median_nodes=t.median_nodes,
+        max_nodes=t.max_nodes, nodes_per_second=t.nodes_per_second, wall_seconds=wall, workers=threads,
+        results=results)
+
+
 # ------------------------------------------------------------ the game, as the house sees it
 
 MAX_LINE = MAX_TILES
@@ -319,6 +421,14 @@ DealRequest = request(
     # One count for every colour: a number, so the CLI takes it as an option
     # (a list field would be read as a JSON file).
     pawns=(int, Field(12, ge=0, le=MAX_PAWNS_PER_COLOR, description="pawns of each colour in the supply")))
+AnalyseRequest = request(
+    "OnrunAnalyseRequest", "Which deals to solve.", [{"deals": 4, "tiles": 10, "pawns": 2, "seed": 1}],
+    deals=(int, Field(ge=1, le=_batch.MAX_COUNT, description="how many deals")),
+    tiles=(int, Field(BOX_TILES, ge=2, le=BOX_TILES, description="tiles of each shuffled box (43: a full game)")),
+    pawns=(int, Field(12, ge=0, le=MAX_PAWNS_PER_COLOR, description="pawns of each colour in the supply")),
+    seed=(int, Field(1, ge=0, lt=2**64, description="the first deal's seed")),
+    workers=(int | None, Field(None, ge=1, le=_batch.MAX_WORKERS, description="threads (default: every core)")),
+    limit=(LimitRequest | None, Field(None, description="For each deal, not for the whole run")))
 
 
 def _cell(c: Sequence[int]) -> str:
@@ -364,6 +474,23 @@ def _replay_text(_request: object, r: ReplayResult) -> str:
     return "\n".join(lines)
 
 
+def _analyse_text(_request: object, r: Analysis) -> str:
+    text = _text.share_table(
+        f"On the Run!, {r.tiles} tiles and {r.pawns} pawns a colour, {_text.seeds_text(r.seed, r.deals)}, "
+        "order known", "deals", r,
+        {"median s": f"{r.median_seconds:,.2f}", "max s": f"{r.max_seconds:,.2f}",
+         "median nodes": f"{r.median_nodes:,.0f}", "nodes/s": f"{r.nodes_per_second:,.0f}"})
+    lo, mid, hi = r.found_scores
+    scores = ", ".join(f"{c.score} ({c.deals})" for c in r.best_scores) or "none"
+    (blo, bhi), (ilo, ihi) = r.clairvoyant_bounds, r.clairvoyant_interval95
+    return "\n".join([
+        text, f"best score proved on {r.exact} of {r.deals} deals: {scores}",
+        f"scores of the lines found: min {lo}, median {mid}, max {hi}",
+        f"clairvoyant mean (an upper bound on play with the order hidden): between {blo:,.1f} and {bhi:,.1f} "
+        f"on these deals; 95% interval [{ilo:,.1f}, {ihi:,.1f}]",
+        f"wall time {r.wall_seconds:.1f} s on {r.workers} threads"])
+
+
 def _deal_text(_request: object, r: DealResult) -> str:
     return _text.position_file(r.position.model_dump(mode="json", exclude_none=True))
 
@@ -389,5 +516,11 @@ GAME = Game(
         # Named as the other games' makers are, so the house's CLI and tests find it.
         Operation("generate", "A shuffled deal of the box from a seed (43 tiles: a full game)", "quick",
                   DealRequest, DealResult, lambda q: deal(q.seed, tiles=q.tiles, supply=[q.pawns] * 4), _deal_text),
+        Operation("analyse", "Seeded deals solved with the order known: the winnable share, the best scores "
+                  "and the clairvoyant mean", "batch", AnalyseRequest, Analysis,
+                  lambda q, limit, control, progress, client=None: analyse(
+                      q.deals, tiles=q.tiles, pawns=q.pawns, seed=q.seed, limit=limit, workers=q.workers,
+                      progress=progress, control=control, client=client),
+                  _analyse_text, chunked=True),
     ),
 )
