@@ -1,150 +1,399 @@
-// On the Run!: a position on the hex forest; check, play, hint and solve
-// through /v1/onrun/*. mount(root, game) is the interface main.js loads a
-// game's view by. A first, plain view: the forest, edge pawns by colour,
-// flashpoints, and the legal moves (valued by a hint) as buttons to play.
-import { api } from "../lib/api.js";
+// On the Run!: the hex forest (tiles with their pawns, the edge areas and
+// the pawns saved there, the flashpoints), played by clicking: a flashpoint
+// for the drawn tile, then a tile for pawns, an edge area for one pawn, an
+// Evacuate button or Pass. Hint and solve through /v1/onrun/*: the hint's
+// move is drawn where it is made, the solve's line can be stepped through.
+// mount(root, game) is the interface main.js loads a game's view by.
+import { ApiError, api } from "../lib/api.js";
+import {
+  BOARD_SLOTS, cardSearch, cellKey, fillSlots, hintCard, jsonCard, jsonEditor, layout, legend, solveCard, underBoard,
+} from "../lib/cards.js";
+import { activatable, addStyles, badge, fromTemplate, html, refs, svg } from "../lib/dom.js";
+import { cellText, plural } from "../lib/format.js";
+import { TILE_FILLS, center, createBoard, emptyBoard, fitBoard, hexAt, key, redraw } from "../lib/hexboard.js";
+import { hintRows } from "../lib/hints.js";
+import { numberField, numberFrom } from "../lib/limits.js";
+import { showOutcome } from "../lib/message.js";
+import { checkHistory } from "../lib/play.js";
+import { solutionLine } from "../lib/solution.js";
+import { searchSummary } from "../lib/stats.js";
 import { setStatus } from "../lib/status.js";
+import { worker } from "../lib/work.js";
 
+// The spec's colour indices (its turn cycle N, E, S, W), not the house's palette.
 const COLOURS = ["#2563eb", "#eab308", "#dc2626", "#16a34a"];
-const SIZE = 22;
+const NAMES = ["blue", "yellow", "red", "green"];
 
-function centre(q, r) {
-  return [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r];
+addStyles(`
+.onrun-edge { fill: #f8fafc; stroke: #cbd5e1; stroke-width: 1; }
+.onrun-edge.flash { fill: #fde68a; stroke: #f59e0b; }
+.onrun-target { cursor: pointer; }
+.onrun-target .onrun-edge, .onrun-target polygon { stroke: #ea580c; stroke-width: 2.5; }
+.onrun-target:hover { filter: brightness(1.06); }
+.onrun-chosen { fill: none; stroke: #ea580c; stroke-width: 3.5; pointer-events: none; }
+.onrun-hint { fill: none; stroke: #16a34a; stroke-width: 3.5; stroke-dasharray: 6 3; pointer-events: none; }
+.onrun-ghost { opacity: 0.55; }
+.onrun-pawn { stroke: #fff; stroke-width: 1.2; pointer-events: none; }
+.onrun-room { fill: none; stroke: rgba(255,255,255,0.8); stroke-width: 1.2; pointer-events: none; }
+.onrun-action { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: center; margin: 0.4rem 0; }
+.onrun-dot { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 50%; vertical-align: -0.1rem; }
+`);
+
+const dotOf = (colour) => {
+  const d = html("span", { class: "onrun-dot" });
+  d.style.background = COLOURS[colour];
+  return d;
+};
+const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+const moveKey = (m) => JSON.stringify([m.place, m.action.kind, m.action.tile || m.action.cell || null,
+  m.action.count || 0, m.action.number || 0, m.action.to || []]);
+
+function actionText(a) {
+  return a.kind === "pass" ? "pass"
+    : a.kind === "tile" ? `${plural(a.count, "pawn")} on ${cellText(a.tile)}`
+    : a.kind === "edge" ? `a pawn to the edge at ${cellText(a.cell)}`
+    : `evacuate the ${a.number}s` + (a.to.length ? ` to ${a.to.map(cellText).join(" ")}` : ", every pawn back");
 }
 
-function hexPath(q, r) {
-  const [x, y] = centre(q, r);
-  const pts = [];
-  for (let i = 0; i < 6; i++) {
-    const a = (Math.PI / 180) * (60 * i - 30);
-    pts.push(`${(x + SIZE * Math.cos(a)).toFixed(1)},${(y + SIZE * Math.sin(a)).toFixed(1)}`);
-  }
-  return pts.join(" ");
+function moveNode(m) {
+  return html("span", {}, `tile to ${cellText(m.place)}, ${actionText(m.action)}`);
 }
 
-const cellText = (c) => `(${c[0]}, ${c[1]})`;
+const valueText = (v) => (v.exact ? String(v.best_score) : `${v.score_bounds[0]}–${v.score_bounds[1]}`);
 
-function moveText(m) {
-  const a = m.action;
-  const what = a.kind === "pass" ? "pass"
-    : a.kind === "tile" ? `${a.count} on ${cellText(a.tile)}`
-    : a.kind === "edge" ? `edge ${cellText(a.cell)}`
-    : `evacuate ${a.number} to ${a.to.map(cellText).join(" ") || "nothing"}`;
-  return `tile to ${cellText(m.place)}, ${what}`;
-}
+const TEMPLATE = layout(
+  `${BOARD_SLOTS}
+    <div class="onrun-action small" data-ref="action"></div>
+    ${underBoard(legend(cellKey("onrun-edge flash", "flashpoint"), cellKey("onrun-edge", "edge area")),
+    `<button type="button" data-ref="pass" disabled>Pass</button>`)}`,
+  jsonCard("Deal", `<div class="row">
+      ${numberField("seed", "Seed", { value: 3 })}
+      ${numberField("tiles", "Tiles", { value: 12, min: 2, title: "tiles of the shuffled box (43: a full game)" })}
+      ${numberField("pawns", "Pawns", { value: 2, title: "pawns of each colour" })}
+      <button type="button" data-ref="deal">Deal</button>
+    </div>`),
+  hintCard({ seconds: 3 }),
+  solveCard({ seconds: 5, line: true }),
+);
 
-function draw(svg, position, check, hinted) {
-  const ns = "http://www.w3.org/2000/svg";
-  svg.replaceChildren();
-  const g = document.createElementNS(ns, "g");
-  const cells = [...(position.tiles || []), ...check.edge_areas.map(([q, r]) => ({ q, r }))];
-  const xs = cells.map((c) => centre(c.q, c.r)[0]);
-  const ys = cells.map((c) => centre(c.q, c.r)[1]);
-  const pad = SIZE * 2;
-  svg.setAttribute("viewBox", `${Math.min(...xs) - pad} ${Math.min(...ys) - pad} ` +
-    `${Math.max(...xs) - Math.min(...xs) + 2 * pad} ${Math.max(...ys) - Math.min(...ys) + 2 * pad}`);
-  const flash = new Set(check.flashpoints.map((c) => `${c[0]},${c[1]}`));
-  for (const [q, r] of check.edge_areas) {
-    const p = document.createElementNS(ns, "polygon");
-    p.setAttribute("points", hexPath(q, r));
-    const hot = flash.has(`${q},${r}`) || (hinted && hinted.place[0] === q && hinted.place[1] === r);
-    p.setAttribute("fill", hot ? "#fde68a" : "#f8fafc");
-    p.setAttribute("stroke", hinted && hinted.place[0] === q && hinted.place[1] === r ? "#f97316" : "#cbd5e1");
-    g.append(p);
-  }
-  for (const t of position.tiles || []) {
-    const p = document.createElementNS(ns, "polygon");
-    p.setAttribute("points", hexPath(t.q, t.r));
-    p.setAttribute("fill", `hsl(${120 - t.n * 18}, 45%, ${70 - t.n * 5}%)`);
-    p.setAttribute("stroke", "#f7f4ea");
-    g.append(p);
-    const [x, y] = centre(t.q, t.r);
-    const label = document.createElementNS(ns, "text");
-    label.setAttribute("x", x - 4);
-    label.setAttribute("y", y - 6);
-    label.setAttribute("font-size", "10");
-    label.textContent = String(t.n);
-    g.append(label);
-    let k = 0;
-    (t.pawns || [0, 0, 0, 0]).forEach((count, colour) => {
-      for (let i = 0; i < count; i++, k++) {
-        const c = document.createElementNS(ns, "circle");
-        c.setAttribute("cx", x - 8 + 8 * k);
-        c.setAttribute("cy", y + 6);
-        c.setAttribute("r", 3.5);
-        c.setAttribute("fill", COLOURS[colour]);
-        g.append(c);
+export function mount(root, game) {
+  root.append(fromTemplate(TEMPLATE));
+  const ui = refs(root);
+  const { wrap, board } = createBoard(`${game.title} forest`);
+  const state = {
+    check: null,    // the check of the position on show, with that ``position``
+    initial: null,
+    history: [],
+    last: null,
+    place: null,    // the flashpoint chosen for the drawn tile
+    tile: null,     // the tile chosen for pawns (counts to pick)
+    number: null,   // the number chosen to evacuate (outcomes to pick)
+    hinted: null,   // the hint row's move on show
+    solved: null,   // the position the line starts from
+    preview: null,
+  };
+  const work = worker(() => renderButtons());
+  const record = checkHistory(state, setPosition);
+  const line = solutionLine(root, {
+    noun: "turn",
+    moveNode,
+    async load(index, _previous, moves) {
+      const replayed = await api("/v1/onrun/replay", { position: state.solved, line: moves.slice(0, index) });
+      if (replayed.error) throw new ApiError(`The line does not replay: ${replayed.error}`);
+      return withPosition(await api("/v1/onrun/check", { position: replayed.position }), replayed.position);
+    },
+    show(view) {
+      state.preview = view;
+      render();
+    },
+    adopt(view) { record.advance(view.entry, null); },
+  });
+  fillSlots(ui, wrap, line);
+  const current = () => state.check && state.check.position;
+  const shown = () => (state.preview ? state.preview.entry : state.check);
+  const editor = jsonEditor(ui, { format: (p) => JSON.stringify(p, null, 1), current });
+  const withPosition = (check, position) => ({ ...check, position });
+  const legal = () => (state.check ? state.check.moves.map((c) => c.move) : []);
+  const here = () => legal().filter((m) => same(m.place, state.place));
+
+  // ------------------------------------------------------------- board
+
+  function drawBoard() {
+    redraw(board, () => {
+      const c = shown();
+      if (!c) {
+        emptyBoard(board, "Deal or load a position.");
+        return;
+      }
+      const p = c.position;
+      const interactive = !state.preview && c.status === "ongoing";
+      const flash = new Set(c.flashpoints.map(([q, r]) => key(q, r)));
+      const moves = interactive ? here() : [];
+      const tileTargets = new Set(moves.filter((m) => m.action.kind === "tile").map((m) => key(...m.action.tile)));
+      const edgeTargets = new Map(moves.filter((m) => m.action.kind === "edge").map((m) => [key(...m.action.cell), m]));
+      const drawn = (p.deal_rest || [])[0];
+      const ghostAt = state.preview ? state.preview.next?.place : state.place;
+      fitBoard(board, [...p.tiles.map((t) => [t.q, t.r]), ...c.edge_areas]);
+
+      const gCells = svg("g", {}, board);
+      const gOver = svg("g", {}, board);
+      for (const [q, r] of c.edge_areas) {
+        if (same(ghostAt, [q, r]) && drawn) continue;
+        const k = key(q, r);
+        const g = svg("g", { "data-focus": `cell:${k}` }, gCells);
+        hexAt(g, [q, r], 1, { class: flash.has(k) ? "onrun-edge flash" : "onrun-edge" });
+        const pawn = (p.edge || []).find((e) => e.q === q && e.r === r);
+        if (pawn) svg("circle", { cx: center(q, r)[0], cy: center(q, r)[1], r: 9, class: "onrun-pawn", fill: COLOURS[pawn.color] }, g);
+        svg("title", {}, g).textContent = `${cellText([q, r])}: ${flash.has(k) ? "flashpoint" : "edge area"}` +
+          (pawn ? `, a ${NAMES[pawn.color]} pawn` : "");
+        if (interactive && flash.has(k) && !same(state.place, [q, r])) {
+          g.classList.add("onrun-target", "place-target");
+          activatable(g, () => choosePlace([q, r]));
+        } else if (edgeTargets.has(k)) {
+          g.classList.add("onrun-target", "edge-target");
+          activatable(g, () => play(edgeTargets.get(k)));
+        }
+      }
+      const tiles = [...p.tiles];
+      if (ghostAt && drawn) tiles.push({ q: ghostAt[0], r: ghostAt[1], n: drawn.n, spaces: drawn.spaces, pawns: [0, 0, 0, 0], ghost: true });
+      for (const t of tiles) drawTile(gCells, t, interactive && tileTargets.has(key(t.q, t.r)));
+      if (state.place && !state.preview) hexAt(gOver, state.place, 2, { class: "onrun-chosen" });
+      const hinted = state.preview ? state.preview.next : state.hinted;
+      if (hinted) {
+        const a = hinted.action;
+        const marked = [hinted.place, a.tile, a.cell, ...(a.to || [])].filter(Boolean);
+        for (const cell of marked) hexAt(gOver, cell, 5, { class: "onrun-hint" });
       }
     });
   }
-  for (const e of position.edge || []) {
-    const [x, y] = centre(e.q, e.r);
-    const c = document.createElementNS(ns, "circle");
-    c.setAttribute("cx", x);
-    c.setAttribute("cy", y);
-    c.setAttribute("r", 6);
-    c.setAttribute("fill", COLOURS[e.color]);
-    g.append(c);
+
+  function drawTile(parent, t, target) {
+    const [cx, cy] = center(t.q, t.r);
+    const g = svg("g", { "data-focus": `tile:${t.q},${t.r}`, class: t.ghost ? "onrun-ghost" : "" }, parent);
+    hexAt(g, [t.q, t.r], 0.5, { class: "hex-tile", fill: TILE_FILLS[t.n - 1] });
+    svg("text", { x: cx, y: cy - 2, class: "tile-num" }, g).textContent = String(t.n);
+    const pawns = t.pawns.flatMap((n, colour) => Array(n).fill(colour));
+    for (let i = 0; i < t.spaces; i++) {
+      const x = cx + (i - (t.spaces - 1) / 2) * 11;
+      if (i < pawns.length) svg("circle", { cx: x, cy: cy + 12, r: 4.5, class: "onrun-pawn", fill: COLOURS[pawns[i]] }, g);
+      else svg("circle", { cx: x, cy: cy + 12, r: 4, class: "onrun-room" }, g);
+    }
+    const held = t.pawns.map((n, colour) => (n ? `${n} ${NAMES[colour]}` : "")).filter(Boolean);
+    svg("title", {}, g).textContent = `${t.ghost ? "the drawn tile, here: " : ""}tile ${cellText([t.q, t.r])}: ` +
+      `${t.n}, ${plural(t.spaces, "space")}` + (held.length ? `; pawns: ${held.join(", ")}` : "");
+    if (target) {
+      g.classList.add("onrun-target", "tile-target");
+      activatable(g, () => chooseTile([t.q, t.r]));
+    } else {
+      g.style.cursor = "default";
+    }
   }
-  svg.append(g);
-}
 
-export function mount(root, game) {
-  root.innerHTML = `
-    <div class="card">
-      <div class="row">
-        <label>Seed <input type="number" data-ref="seed" min="0" step="1" value="3"></label>
-        <label>Tiles <input type="number" data-ref="tiles" min="2" max="43" step="1" value="43"></label>
-        <button type="button" data-ref="deal">Deal</button>
-        <button type="button" data-ref="hint">Hint (3 s)</button>
-      </div>
-      <svg data-ref="board" role="img" aria-label="${game.title} forest" width="100%" height="420"></svg>
-      <div class="status-bar" data-ref="status"></div>
-      <ol class="small" data-ref="moves" style="max-height: 16rem; overflow-y: auto"></ol>
-    </div>`;
-  const ui = Object.fromEntries([...root.querySelectorAll("[data-ref]")].map((n) => [n.dataset.ref, n]));
-  const state = { position: null, check: null, hint: null };
+  // ------------------------------------------------------------ panels
 
-  async function show(position) {
-    state.position = position;
-    state.check = await api("/v1/onrun/check", { position });
-    state.hint = null;
-    render();
+  function renderStatus() {
+    const c = shown();
+    if (!c) {
+      ui.status.textContent = "No position loaded.";
+      return;
+    }
+    const stepping = !!state.preview;
+    if (c.status !== "ongoing") {
+      setStatus(ui.status, { status: c.status, stepping, text: [`Game over: score ${c.score}.`],
+        extra: c.status === "win" ? " · every pawn is out of the supply" : " · pawns are left in the supply" });
+      return;
+    }
+    setStatus(ui.status, { status: c.status, stepping, text: [dotOf(c.color), ` ${NAMES[c.color]} to play`],
+      extra: ` · ${plural(c.turns_left, "turn")} left · supply ${c.position.supply.join(" / ")} · ` +
+        `score at most ${c.upper_score} · ${plural(c.moves.length, "legal move")}` });
+  }
+
+  // What to do next, and the buttons that finish the move being built.
+  function renderAction() {
+    const box = ui.action;
+    box.replaceChildren();
+    const c = state.check;
+    if (!c || state.preview || c.status !== "ongoing") return;
+    const drawn = (c.position.deal_rest || [])[0];
+    if (!drawn) {
+      box.append("No tile to place: the deal's order is not known here.");
+      return;
+    }
+    box.append(`The drawn tile (${drawn.n}, ${plural(drawn.spaces, "space")}) `);
+    if (!state.place) {
+      box.append("goes on a flashpoint: click one.");
+      return;
+    }
+    box.append(`goes on ${cellText(state.place)}. `, dotOf(c.color),
+      ` ${NAMES[c.color]}: click a tile for pawns, an edge area for one pawn, or `);
+    const moves = here();
+    for (const number of [...new Set(moves.filter((m) => m.action.kind === "evacuate").map((m) => m.action.number))]) {
+      const b = html("button", { type: "button", class: "secondary" }, `Evacuate ${number}s`);
+      b.addEventListener("click", () => chooseNumber(number));
+      box.append(b);
+    }
+    if (state.tile) {
+      box.append(html("span", {}, ` pawns on ${cellText(state.tile)}: `));
+      for (const m of moves.filter((x) => x.action.kind === "tile" && same(x.action.tile, state.tile))) {
+        const b = html("button", { type: "button", class: "secondary count-button" }, String(m.action.count));
+        b.addEventListener("click", () => play(m));
+        box.append(b);
+      }
+    }
+    if (state.number) {
+      const outcomes = moves.filter((m) => m.action.kind === "evacuate" && m.action.number === state.number);
+      const list = html("ol", { class: "moves" });
+      for (const m of outcomes) {
+        const li = html("li", { title: "Play this evacuation" }, actionText(m.action));
+        list.append(activatable(li, () => play(m)));
+      }
+      box.append(html("span", {}, ` the ${state.number}s go (${plural(outcomes.length, "outcome")}):`), list);
+    }
+  }
+
+  function renderButtons() {
+    const c = state.check;
+    const idle = !work.busy;
+    const ongoing = !!c && c.status === "ongoing" && !state.preview;
+    ui.pass.disabled = !idle || !ongoing || !state.place;
+    ui.undo.disabled = !idle || state.history.length === 0;
+    ui.restart.disabled = !idle || !state.initial || state.history.length === 0;
+    ui.hint.disabled = !idle || !ongoing;
+    ui.solve.disabled = !idle || !ongoing;
+    for (const b of [ui.deal, ui.load, line.adoptButton]) b.disabled = !idle;
   }
 
   function render() {
-    const c = state.check;
-    const values = new Map((state.hint?.moves || []).map((m) => [JSON.stringify(m.move), m]));
-    draw(ui.board, state.position, c, state.hint?.moves?.[0]?.move);
-    setStatus(ui.status, {
-      status: c.status,
-      text: [c.status === "ongoing"
-        ? `${c.turns_left} turns left; ${["blue", "yellow", "red", "green"][c.color]} to play; score at most ${c.upper_score}`
-        : `game over, score ${c.score}`],
-    });
-    const listed = state.hint ? state.hint.moves.map((m) => m.move) : c.moves.slice(0, 200).map((m) => m.move);
-    ui.moves.replaceChildren(...listed.map((m) => {
-      const li = document.createElement("li");
-      const b = document.createElement("button");
-      b.type = "button";
-      const v = values.get(JSON.stringify(m));
-      b.textContent = moveText(m) + (v ? `  [${v.exact ? v.best_score : v.score_bounds.join("..")}]` : "");
-      b.addEventListener("click", async () => {
-        const played = await api("/v1/onrun/replay", { position: state.position, line: [m] });
-        if (!played.error) await show(played.position);
-      });
-      li.append(b);
-      return li;
-    }));
+    renderStatus();
+    renderAction();
+    drawBoard();
+    renderButtons();
   }
 
-  ui.deal.addEventListener("click", async () => {
-    const made = await api("/v1/onrun/generate", { seed: Number(ui.seed.value), tiles: Number(ui.tiles.value) });
-    await show(made.position);
-  });
-  ui.hint.addEventListener("click", async () => {
-    state.hint = await api("/v1/onrun/hint", { position: state.position, limit: { seconds: 3 } });
+  // -------------------------------------------------------------- game
+
+  function setPosition(check, last) {
+    state.check = check;
+    state.last = last;
+    state.place = check.flashpoints.length === 1 && check.moves.length ? check.flashpoints[0] : null;
+    state.tile = null;
+    state.number = null;
+    state.preview = null;
+    clearHint();
+    clearSolve();
+    editor.show(check.position);
     render();
+    showOutcome(check.status, { win: `Won: every pawn is out of the supply; score ${check.score}.`,
+      loss: "Lost: the last tile is down with pawns left in the supply." });
+  }
+
+  function choosePlace(cell) {
+    state.place = cell;
+    state.tile = null;
+    state.number = null;
+    render();
+  }
+
+  function chooseTile(cell) {
+    const counts = here().filter((m) => m.action.kind === "tile" && same(m.action.tile, cell));
+    if (counts.length === 1) return play(counts[0]);
+    state.tile = cell;
+    state.number = null;
+    render();
+  }
+
+  function chooseNumber(number) {
+    const outcomes = here().filter((m) => m.action.kind === "evacuate" && m.action.number === number);
+    if (outcomes.length === 1) return play(outcomes[0]);
+    state.number = number;
+    state.tile = null;
+    render();
+  }
+
+  function play(move) {
+    if (work.busy || !state.check) return;
+    return work.run(ui.undo, null, async () => {
+      const before = current();
+      const replayed = await api("/v1/onrun/replay", { position: before, line: [move] });
+      if (replayed.error) throw new ApiError(`Illegal move: ${replayed.error}`);
+      const check = await api("/v1/onrun/check", { position: replayed.position });
+      record.advance(withPosition(check, replayed.position), move);
+    });
+  }
+
+  // A position in the mid-game form with every tile's spaces (the
+  // server's replay of no moves writes it so), and its check.
+  async function checked(position) {
+    const replayed = await api("/v1/onrun/replay", { position, line: [] });
+    return withPosition(await api("/v1/onrun/check", { position: replayed.position }), replayed.position);
+  }
+
+  function loadPosition(position, button) {
+    return work.run(button, "Checking…", async () => record.start(await checked(position())));
+  }
+
+  // ------------------------------------------------------ hint and solve
+
+  function clearHint() {
+    state.hinted = null;
+    ui.hintList.replaceChildren();
+    ui.hintInfo.replaceChildren();
+  }
+
+  function showHintResult(result) {
+    clearHint();
+    ui.hintInfo.append(`${plural(result.moves.length, "move")}, each with its best final score. `,
+      ...searchSummary(result));
+    hintRows(ui.hintList, result.moves, {
+      row(m, playButton) {
+        const li = html("li");
+        li.append(html("span", { class: "share" }, valueText(m)), " ", moveNode(m.move), " ", playButton);
+        return li;
+      },
+      show(m) {
+        state.hinted = m ? m.move : null;
+        drawBoard();
+      },
+      play: (m) => play(m.move),
+    });
+  }
+
+  function clearSolve() {
+    state.solved = null;
+    line.clear();
+    ui.solveVerdict.replaceChildren();
+    ui.solveStats.replaceChildren();
+  }
+
+  async function showSolveResult(result, { position }) {
+    clearSolve();
+    ui.solveVerdict.append(badge(result.verdict));
+    ui.solveStats.append(...searchSummary(result, `best score ${valueText(result)}` +
+      (result.line ? `, a line of ${plural(result.line.length, "turn")} reaching ${result.score_bounds[0]}` : "")));
+    if (!result.line || !result.line.length) return;
+    state.solved = position;
+    line.start(result.line, { first: 1 });
+    await line.goTo(0);
+  }
+
+  // ------------------------------------------------------------ wiring
+
+  ui.pass.addEventListener("click", () => {
+    const pass = here().find((m) => m.action.kind === "pass");
+    if (pass) play(pass);
   });
+  ui.undo.addEventListener("click", () => record.undo());
+  ui.restart.addEventListener("click", () => record.restart());
+  ui.hint.addEventListener("click", () => cardSearch(ui, work, "hint", { current, path: "/v1/onrun/hint", answer: showHintResult }));
+  ui.solve.addEventListener("click", () => cardSearch(ui, work, "solve", { current, path: "/v1/onrun/solve", answer: showSolveResult }));
+  ui.load.addEventListener("click", () => loadPosition(() => editor.read(), ui.load));
+  ui.deal.addEventListener("click", () => work.run(ui.deal, "Dealing…", async () => {
+    const made = await api("/v1/onrun/generate", {
+      seed: Math.round(numberFrom(ui.seed, 3, 0)), tiles: Math.round(numberFrom(ui.tiles, 12, 2)),
+      pawns: Math.round(numberFrom(ui.pawns, 2, 0)),
+    });
+    record.start(await checked(made.position));
+  }));
+  render();
   ui.deal.click();
 }
