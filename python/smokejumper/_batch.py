@@ -6,6 +6,7 @@ any engine, thread count and chunking."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import statistics
 import threading
@@ -276,3 +277,7 @@ class Tally:
             median_seconds=statistics.median(seconds), max_seconds=max(seconds),
             nodes_per_second=sum(nodes) / sum(seconds) if sum(seconds) > 0 else 0.0,
         )
+
+    def counts(self, wall_seconds: float, workers: int) -> dict[str, Any]:
+        """The fields of a :class:`~smokejumper.values.BatchCounts`."""
+        return {**dataclasses.asdict(self), "wall_seconds": wall_seconds, "workers": workers}

@@ -23,7 +23,7 @@ from smokejumper._inputs import load_model, load_models
 from smokejumper.games import Game, Operation, operations, position_call, position_request, position_search, request, search_request
 from smokejumper.limits import Limit, LimitRequest
 from smokejumper.stats import Z95
-from smokejumper.values import SearchStats, StoppedBy, Verdict
+from smokejumper.values import BatchCounts, SearchStats, StoppedBy, Verdict
 
 _native = _core.onrun
 MAX_TILES: int = _native.MAX_TILES
@@ -321,22 +321,16 @@ class ScoreCount(BaseModel):
     deals: int
 
 
-class Analysis(BaseModel):
-    """Seeded deals solved with the order known: the winnable share, the
-    best scores, and the clairvoyant mean (an upper bound on the value of
-    play with the order hidden)."""
+class Analysis(BatchCounts):
+    """Seeded deals solved with the order known: the winnable share (a deal
+    is won once a winning line is found), the best scores, and the
+    clairvoyant mean (an upper bound on the value of play with the order
+    hidden)."""
 
     deals: int
     tiles: int
     pawns: int = Field(description="Pawns of each colour in the supply")
     seed: int = Field(description="The first deal's seed; deals are seed .. seed+deals-1")
-    wins: int
-    losses: int
-    unknown: int = Field(description="Deals where the solve hit its limit before finding a winning line")
-    win_share: float = Field(description="wins / deals: winnable with the order known")
-    interval95: tuple[float, float] = Field(
-        description="95% Wilson interval for the winnable share; unknown deals count as "
-                    "losses for the lower end and as wins for the upper end")
     exact: int = Field(description="Deals whose best score was proved")
     best_scores: list[ScoreCount] = Field(description="The proved best scores, how many deals each")
     found_scores: tuple[int, int, int] = Field(
@@ -347,13 +341,6 @@ class Analysis(BaseModel):
         description="95% interval (normal approximation) on the clairvoyant mean, the expected best score "
                     "with the order known: an upper bound on the value with the order hidden, never that "
                     "value itself. Exact per deal only where every deal was proved")
-    median_seconds: float
-    max_seconds: float
-    median_nodes: float
-    max_nodes: int
-    nodes_per_second: float = Field(description="Per thread: all nodes over all search time")
-    wall_seconds: float = Field(description="The whole analysis, on `workers` threads")
-    workers: int
     results: list[DealScore] = Field(description="Per deal, in seed order")
 
 
@@ -391,15 +378,11 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
     highs = [r.upper_score for r in results]
     proved = sorted(r.best_score for r in results if r.best_score is not None)
     return Analysis(
-        deals=deals, tiles=tiles, pawns=pawns, seed=seed, wins=t.wins, losses=t.losses, unknown=t.unknown,
-        win_share=t.win_share, interval95=t.interval95, exact=len(proved),
+        deals=deals, tiles=tiles, pawns=pawns, seed=seed, **t.counts(wall, threads), exact=len(proved),
         best_scores=[ScoreCount(score=v, deals=proved.count(v)) for v in sorted(set(proved))],
         found_scores=(min(lows), int(statistics.median_low(lows)), max(lows)),
         clairvoyant_bounds=(statistics.fmean(lows), statistics.fmean(highs)),
-        clairvoyant_interval95=(max(0.0, _mean_interval(lows, -1)), _mean_interval(highs, +1)),
-        median_seconds=t.median_seconds, max_seconds=t.max_seconds, median_nodes=t.median_nodes,
-        max_nodes=t.max_nodes, nodes_per_second=t.nodes_per_second, wall_seconds=wall, workers=threads,
-        results=results)
+        clairvoyant_interval95=(max(0.0, _mean_interval(lows, -1)), _mean_interval(highs, +1)), results=results)
 
 
 # ------------------------------------------------------------ the game, as the house sees it

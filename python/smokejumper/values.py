@@ -72,3 +72,24 @@ class Estimate(BaseModel):
     value: float = Field(description="The mean over the samples (a share of wins, or a mean score)")
     ci95: tuple[float, float] = Field(description="A 95% interval for the value")
     n: int = Field(description="The samples behind the value")
+
+
+class BatchCounts(BaseModel):
+    """What a batch of seeded searches counts (every game's ``analyse``):
+    the verdicts, the winnable share's interval, and the cost per seed."""
+
+    wins: int
+    losses: int
+    unknown: int = Field(description="Seeds whose search a limit stopped before its verdict")
+    win_share: float = Field(description="wins / seeds")
+    interval95: tuple[float, float] = Field(
+        description="95% Wilson interval for the winnable share; unknown seeds count as "
+                    "losses for the lower end and as wins for the upper end")
+    median_seconds: float
+    max_seconds: float
+    median_nodes: float
+    max_nodes: int
+    nodes_per_second: float = Field(description="Per thread: all nodes over all search time")
+    wall_seconds: float = Field(description="The whole batch, on `workers` threads")
+    workers: int
+

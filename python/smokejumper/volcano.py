@@ -10,6 +10,7 @@ docs/rules/volcano.md.
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, computed_field
@@ -20,7 +21,7 @@ from smokejumper._inputs import load_model, load_models
 from smokejumper.games import (Game, Operation, operations,
                                position_call, position_request, position_search, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
-from smokejumper.values import SearchStats, StoppedBy, Verdict
+from smokejumper.values import BatchCounts, SearchStats, StoppedBy, Verdict
 
 _native = _core.volcano
 MAX_COORDINATE: int = _native.MAX_COORDINATE
@@ -240,19 +241,10 @@ class LayoutVerdict(BaseModel):
     stopped_by: StoppedBy | None = Field(None, description="What stopped the solve (null when it finished)")
 
 
-class Analysis(BaseModel):
+class Analysis(BatchCounts):
     """How many random standard layouts can be won."""
 
     layouts: int
-    wins: int
-    losses: int
-    unknown: int
-    win_share: float = Field(description="wins / layouts")
-    interval95: tuple[float, float] = Field(
-        description="95% Wilson interval for the winnable share; unknown layouts count as "
-                    "losses for the lower end and as wins for the upper end")
-    median_nodes: float
-    median_seconds: float
     results: list[LayoutVerdict]
 
 
@@ -272,11 +264,10 @@ def analyse(layouts: int, *, seed: int = 1, limit: Limit | None = None, workers:
         return LayoutVerdict(seed=layout_seed, verdict=r.verdict, nodes=r.stats.nodes,
                              seconds=r.stats.seconds, stopped_by=r.stats.stopped_by)
 
+    start = time.perf_counter()
     results = _batch.run(one, seed_range, threads, progress, control, client)
-    t = _batch.Tally.of(results)
-    return Analysis(layouts=layouts, wins=t.wins, losses=t.losses, unknown=t.unknown, win_share=t.win_share,
-                    interval95=t.interval95, median_nodes=t.median_nodes, median_seconds=t.median_seconds,
-                    results=results)
+    counts = _batch.Tally.of(results).counts(time.perf_counter() - start, threads)
+    return Analysis(layouts=layouts, **counts, results=results)
 
 
 # ------------------------------------------------------------ the game, as the house sees it

@@ -24,7 +24,7 @@ from smokejumper.games import (Game, Operation, operations, position_call,
                                position_search, position_request, request, search_request)
 from smokejumper.limits import Limit, LimitRequest
 from smokejumper.stats import wilson_interval
-from smokejumper.values import Estimate, SearchCounts, SearchStats, StoppedBy, Verdict
+from smokejumper.values import BatchCounts, Estimate, SearchCounts, SearchStats, StoppedBy, Verdict
 
 _native = _core.wildfire
 MAX_TILES: int = _native.MAX_TILES
@@ -416,26 +416,12 @@ class DealVerdict(BaseModel):
     stopped_by: StoppedBy | None = Field(None, description="What stopped the solve (null when it finished)")
 
 
-class Analysis(BaseModel):
+class Analysis(BatchCounts):
     """How many random full deals of one level can be won with the order known."""
 
     deals: int
     level: int
     seed: int = Field(description="The first deal's seed; deals are seed .. seed+deals-1")
-    wins: int
-    losses: int
-    unknown: int = Field(description="Deals where the solve hit its limit")
-    win_share: float = Field(description="wins / deals")
-    interval95: tuple[float, float] = Field(
-        description="95% Wilson interval for the winnable share; unknown deals count as "
-                    "losses for the lower end and as wins for the upper end")
-    median_seconds: float
-    max_seconds: float
-    median_nodes: float
-    max_nodes: int
-    nodes_per_second: float = Field(description="Per thread: all nodes over all search time")
-    wall_seconds: float = Field(description="The whole analysis, on `workers` threads")
-    workers: int
     results: list[DealVerdict] = Field(description="Per deal, in seed order")
 
 
@@ -461,11 +447,8 @@ def analyse(deals: int, *, level: int, seed: int = 1, limit: Limit | None = None
     start = time.perf_counter()
     results = _batch.run(one, seed_range, threads, progress, control, client)
     wall = time.perf_counter() - start
-    t = _batch.Tally.of(results)
-    return Analysis(deals=deals, level=level, seed=seed, wins=t.wins, losses=t.losses, unknown=t.unknown,
-                    win_share=t.win_share, interval95=t.interval95, median_seconds=t.median_seconds,
-                    max_seconds=t.max_seconds, median_nodes=t.median_nodes, max_nodes=t.max_nodes,
-                    nodes_per_second=t.nodes_per_second, wall_seconds=wall, workers=threads, results=results)
+    return Analysis(deals=deals, level=level, seed=seed, **_batch.Tally.of(results).counts(wall, threads),
+                    results=results)
 
 
 class ScoredRegion(BaseModel):
