@@ -39,7 +39,10 @@ Coord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 EdgeCoord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE - 1, le=MAX_COORDINATE + 1)]
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_PAWNS_PER_COLOR)]
 Pair = tuple[EdgeCoord, EdgeCoord]
-Status = Literal["win", "loss", "ongoing"]
+Status = Literal["win", "loss", "ongoing", "over"]
+# The competitive start: the deal's first tiles, in deal order, per players.
+START_CELLS = {2: [(0, 0), (1, 0)], 3: [(0, 0), (1, 0), (0, 1)], 4: [(0, 0), (1, 0), (0, 1), (1, 1)]}
+NEUTRAL = 3  # with 3 players, green: four neutral pawns a seat
 
 
 class NewTile(BaseModel):
@@ -94,6 +97,12 @@ class Position(BaseModel):
     next: StrictInt = Field(default=0, ge=0, le=3)
     deal: list[NewTile] | None = Field(default=None, max_length=MAX_TILES)
     deal_rest: list[NewTile] = Field(default_factory=list, max_length=MAX_TILES)
+    players: StrictInt | None = Field(default=None, ge=2, le=4,
+                                      description="2-4: the competitive game (next is then the seat); absent: co-op")
+    passes: StrictInt | None = Field(default=None, ge=0, le=4,
+                                     description="competitive, after the last tile: passes in a row (default 0)")
+    neutral: list[Count] | None = Field(default=None, min_length=3, max_length=3,
+                                        description="3 players: each seat's neutral pawns in its supply (default 4 each)")
 
     model_config = ConfigDict(
         extra="forbid",
@@ -111,7 +120,28 @@ class Position(BaseModel):
                 raise ValueError("a deal starts with no edge pawns and no deal_rest")
         elif self.tiles is None:
             raise ValueError("give deal (from the start) or tiles (mid-game)")
+        if self.players is None and (self.passes is not None or self.neutral is not None):
+            raise ValueError("passes and neutral belong to a competitive position (players 2-4)")
+        if self.players is not None:
+            if self.neutral is not None and self.players != 3:
+                raise ValueError("neutral: only a 3-player position has neutral pawns")
+            if self.deal is not None and len(self.deal) < len(START_CELLS[self.players]):
+                raise ValueError(f"deal: fewer than {len(START_CELLS[self.players])} tiles for {self.players} players")
         return self
+
+    def contest_native(self) -> tuple:
+        """(tiles, edge, supply, next, deal_rest, players, passes, neutral) for
+        the competitive core; from a deal, its first tiles are the start."""
+        assert self.players is not None
+        neutral = list(self.neutral) if self.neutral is not None else [4, 4, 4] if self.players == 3 else [0, 0, 0]
+        if self.deal is not None:
+            cells = START_CELLS[self.players]
+            first = [(q, r, *self.deal[i].native(), [0, 0, 0, 0]) for i, (q, r) in enumerate(cells)]
+            return (first, [], list(self.supply), self.next, [t.native() for t in self.deal[len(cells):]],
+                    self.players, self.passes or 0, neutral)
+        tiles = [t.native() for t in self.tiles or []]
+        return (tiles, [(e.q, e.r, e.color) for e in self.edge], list(self.supply), self.next,
+                [t.native() for t in self.deal_rest], self.players, self.passes or 0, neutral)
 
     def native(self) -> tuple[list, list, list[int], int, list[tuple[int, int]]]:
         """(tiles, edge, supply, next, deal_rest) as the C++ core takes them."""
@@ -164,9 +194,12 @@ class Move(BaseModel):
     turn's colour takes ``action`` (null: pass)."""
 
     model_config = ConfigDict(extra="forbid")
-    place: Pair
+    place: Pair | None = Field(default=None, description="where the tile goes; absent only when no tile is left "
+                                                       "(competitive, after the last tile)")
     action: Action = Field(default_factory=PassAction)
-    color: StrictInt | None = Field(default=None, ge=0, le=3, description="optional; must be the turn's colour")
+    color: StrictInt | None = Field(default=None, ge=0, le=3,
+                                    description="co-op: optional, must be the turn's colour; competitive: the colour "
+                                                "that acts, needed when the seat has a choice")
 
     @field_validator("action", mode="before")
     @classmethod
@@ -179,7 +212,8 @@ class Move(BaseModel):
         count = a.count if isinstance(a, TileAction) else 0
         number = a.number if isinstance(a, EvacuateAction) else 0
         to = [tuple(c) for c in a.to] if isinstance(a, EvacuateAction) else []
-        return (self.place[0], self.place[1], _KINDS[a.kind], cell[0], cell[1], count, number, to)
+        place = self.place or (0, 0)
+        return (place[0], place[1], _KINDS[a.kind], cell[0], cell[1], count, number, to)
 
 
 class Stats(SearchStats):
@@ -213,15 +247,26 @@ class HintResult(BaseModel):
     stats: Stats
 
 
+class SeatResult(BaseModel):
+    seat: int
+    score: int
+    damage: int = Field(description="The sum of the numbers of the tiles under the seat's own pawns")
+    winner: bool = Field(description="Highest score, then lowest damage; ties share the win")
+
+
 class CheckResult(BaseModel):
-    status: Status
-    turns_left: int
-    color: int = Field(description="The colour of the next turn")
-    score: int | None = Field(description="The final score, once no tile is left")
-    upper_score: int = Field(description="An admissible bound on the best final score")
+    status: Status = Field(description="co-op: win, loss or ongoing; competitive: over or ongoing")
+    turns_left: int = Field(description="Tiles still to place")
+    color: int = Field(description="The colour of the next turn (competitive: the seat's first colour)")
+    score: int | None = Field(description="The final score, once no tile is left (co-op)")
+    upper_score: int | None = Field(description="An admissible bound on the best final score (co-op)")
     flashpoints: list[tuple[int, int]]
     edge_areas: list[tuple[int, int]]
     moves: list[MoveChoice] = Field(description="Every distinct legal move, in canonical order")
+    seat: int | None = Field(default=None, description="competitive: the seat to move")
+    colors: list[int] | None = Field(default=None, description="competitive: the colours the seat may act with")
+    passes: int | None = Field(default=None, description="competitive: passes in a row after the last tile")
+    results: list[SeatResult] | None = Field(default=None, description="competitive, once over: per seat")
 
 
 class ReplayStep(BaseModel):
@@ -230,11 +275,13 @@ class ReplayStep(BaseModel):
     covered: int | None = Field(description="The colour of the edge pawn the tile sent back, if any")
     returned: int = Field(description="Pawns an evacuation sent back to the supply")
     status: Status
+    seat: int | None = Field(default=None, description="competitive: the seat that moved")
 
 
 class ReplayResult(BaseModel):
     status: Status
     score: int | None
+    results: list[SeatResult] | None = Field(default=None, description="competitive, once over: per seat")
     steps: list[ReplayStep]
     position: Position = Field(description="The position after the last legal move")
     error: str | None = Field(description="Why the first illegal move is illegal, if one is")
@@ -254,7 +301,18 @@ def load_position(position: PositionLike) -> Position:
 
 def check(position: PositionLike) -> CheckResult:
     """Validate the rules (errors name the field and cell) and list the distinct legal moves."""
-    return CheckResult.model_validate(_native.check(*load_position(position).native()))
+    p = load_position(position)
+    if p.players is not None:
+        raw = _native.contest_check(*p.contest_native())
+        raw |= {"color": raw["colors"][0], "score": None, "upper_score": None}
+        return CheckResult.model_validate(raw)
+    return CheckResult.model_validate(_native.check(*p.native()))
+
+
+def _co_op_only(p: Position, what: str) -> None:
+    if p.players is not None:
+        raise InvalidPositionError(f"position.players: {what} serves the co-op / solitaire game only; "
+                                   "a competitive position has check and replay")
 
 
 def bounds(position: PositionLike) -> dict:
@@ -268,6 +326,7 @@ def solve(position: PositionLike, limit: Limit | None = None, *, control: Contro
     stopped it). ``use_bound=False`` (for measuring what the bound is worth)
     cuts only by the score of every pawn saved."""
     p = load_position(position)
+    _co_op_only(p, "solve")
     return SolveResult.model_validate(_native.solve(*p.native(), *(limit or Limit()).native(), control, use_bound))
 
 
@@ -275,6 +334,7 @@ def hint(position: PositionLike, limit: Limit | None = None, *, control: Control
     """Every distinct legal move with its best final score, best first; the
     limit is shared by the moves."""
     p = load_position(position)
+    _co_op_only(p, "hint")
     return HintResult.model_validate(_native.hint(*p.native(), *(limit or Limit()).native(), control))
 
 
@@ -282,8 +342,14 @@ def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:
     """Play ``line`` through the engine; stops at the first illegal move."""
     p = load_position(position)
     moves = load_models(Move, line, "line")
+    if p.players is not None:
+        return _contest_replay(p, moves)
     native = p.native()
     for k, m in enumerate(moves):
+        if m.place is None:
+            raw = _native.replay(*native, [x.native() for x in moves[:k]])
+            raw["error"] = f"turn {k}: place is missing (every co-op turn places a tile)"
+            return ReplayResult.model_validate(raw)
         if m.color is not None and m.color != (native[3] + k) % 4:
             moves = moves[:k]
             raw = _native.replay(*native, [x.native() for x in moves])
@@ -292,15 +358,44 @@ def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:
     return ReplayResult.model_validate(_native.replay(*native, [m.native() for m in moves]))
 
 
-def deal(seed: int, *, tiles: int = BOX_TILES, supply: Sequence[int] = (12, 12, 12, 12)) -> DealResult:
+def _contest_replay(p: Position, moves: list[Move]) -> ReplayResult:
+    """A competitive replay: each move's colour filled in where the seat has
+    one choice (or passes), the place checked against whether a tile is left."""
+    native = p.contest_native()
+    players, first_seat = native[5], native[3]
+    with_tile = len(native[4])
+    played: list[tuple] = []
+    error = None
+    for k, m in enumerate(moves):
+        seat = (first_seat + k) % players
+        colors = [2 * seat, 2 * seat + 1] if players == 2 else [seat, NEUTRAL] if players == 3 else [seat]
+        if k < with_tile and m.place is None:
+            error = f"turn {k}: place is missing (a tile is left to place)"
+        elif k >= with_tile and m.place is not None:
+            error = f"turn {k}: no tile is left to place, so place must be absent"
+        elif m.color is None and len(colors) > 1 and m.action.kind != "pass":
+            error = f"turn {k}: color is needed: seat {seat} may act with colours {colors[0]} or {colors[1]}"
+        if error:
+            break
+        played.append((*m.native(), colors[0] if m.color is None else m.color))
+    raw = _native.contest_replay(*native, played)
+    if error and raw["error"] is None:
+        raw["error"] = error
+    raw["score"] = None
+    return ReplayResult.model_validate(raw)
+
+
+def deal(seed: int, *, tiles: int = BOX_TILES, supply: Sequence[int] = (12, 12, 12, 12),
+         players: int | None = None) -> DealResult:
     """The first ``tiles`` tiles of the 43-tile box shuffled by ``seed`` (a
-    full game: 43), as a position from the start."""
+    full game: 43), as a position from the start; ``players`` 2-4: the
+    competitive game (its first 2-4 tiles are the start)."""
     if not 0 <= seed < 2**64:
         raise InvalidPositionError(f"seed must be 0..2**64-1, got {seed}")
     if not 2 <= tiles <= BOX_TILES:
         raise InvalidPositionError(f"tiles must be 2..{BOX_TILES}, got {tiles}")
     drawn = [{"n": n, "spaces": s} for n, s in _native.deal(seed, tiles)]
-    position = load_position({"deal": drawn, "supply": list(supply)})
+    position = load_position({"deal": drawn, "supply": list(supply)} | ({} if players is None else {"players": players}))
     return DealResult(position=position, seed=seed)
 
 
@@ -403,7 +498,8 @@ DealRequest = request(
     tiles=(int, Field(BOX_TILES, ge=2, le=BOX_TILES, description="how many tiles of the shuffled box (43: a full game)")),
     # One count for every colour: a number, so the CLI takes it as an option
     # (a list field would be read as a JSON file).
-    pawns=(int, Field(12, ge=0, le=MAX_PAWNS_PER_COLOR, description="pawns of each colour in the supply")))
+    pawns=(int, Field(12, ge=0, le=MAX_PAWNS_PER_COLOR, description="pawns of each colour in the supply")),
+    players=(int | None, Field(None, ge=2, le=4, description="2-4: a competitive game; absent: co-op")))
 AnalyseRequest = request(
     "OnrunAnalyseRequest", "Which deals to solve.", [{"deals": 4, "tiles": 10, "pawns": 2, "seed": 1}],
     deals=(int, Field(ge=1, le=_batch.MAX_COUNT, description="how many deals")),
@@ -498,7 +594,8 @@ GAME = Game(
                   outcome=_text.replay_outcome),
         # Named as the other games' makers are, so the house's CLI and tests find it.
         Operation("generate", "A shuffled deal of the box from a seed (43 tiles: a full game)", "quick",
-                  DealRequest, DealResult, lambda q: deal(q.seed, tiles=q.tiles, supply=[q.pawns] * 4), _deal_text),
+                  DealRequest, DealResult,
+                  lambda q: deal(q.seed, tiles=q.tiles, supply=[q.pawns] * 4, players=q.players), _deal_text),
         Operation("analyse", "Seeded deals solved with the order known: the winnable share, the best scores "
                   "and the clairvoyant mean", "batch", AnalyseRequest, Analysis,
                   lambda q, limit, control, progress, client=None: analyse(

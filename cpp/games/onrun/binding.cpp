@@ -134,10 +134,13 @@ void put_value(py::dict& d, int lower, int upper, bool exact) {
 
 }  // namespace
 
+void bind_onrun_contest(py::module_& m);  // competitive_binding.cpp
+
 SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known") {
   m.attr("MAX_TILES") = kMaxTiles;
   m.attr("MAX_PAWNS_PER_COLOR") = kMaxPawnsPerColor;
   m.attr("MAX_COORDINATE") = kMaxCoordinate;
+  bind_onrun_contest(m);
 
   m.def(
       "deal",

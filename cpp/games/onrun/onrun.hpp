@@ -152,6 +152,7 @@ class Game {
   uint64_t key(const State& s) const;
 
  private:
+  friend class Contest;  // the competitive game plays its turns with these
   State place_tile(const State& s, Cell at, TurnReport* report) const;
   void evacuations(const State& placed, int color, std::vector<Move>& out, Cell place, bool* truncated) const;
   State act(const State& placed, const Move& m, TurnReport* report) const;
@@ -197,5 +198,75 @@ HintResult hint(const Game& game, const State& s, const Limits& limits, Control*
 
 // A deal from the 43-tile box, shuffled by `seed`, its first `count` tiles.
 std::vector<NewTile> deal(uint64_t seed, int count);
+
+// ------------------------------------------------------------ competitive (competitive.cpp)
+
+// 2-4 players, deal known: the co-op board and turn, with owned colours, seat
+// order, the phase after the last tile and per-seat scores.
+inline constexpr int kNeutral = 3;        // with 3 players, green belongs to no one
+inline constexpr int kMaxSeats = 4;
+struct ContestSpec {
+  PositionSpec board;  // board.next is the seat to move
+  int players = 4;
+  int passes = 0;                      // after the last tile: passes in a row
+  std::array<int, 3> neutral{4, 4, 4};  // 3 players: each seat's neutral pawns in its supply
+};
+struct ContestState {
+  State board;  // board.supply[kNeutral] is the seats' neutral pawns together with 3 players
+  uint8_t seat = 0;
+  uint8_t passes = 0;
+  std::array<uint8_t, 3> neutral{};
+  bool operator==(const ContestState& o) const {
+    return board == o.board && seat == o.seat && passes == o.passes && neutral == o.neutral;
+  }
+};
+// A turn: with a tile left, `move.place` is where it goes; after the last
+// tile `move.place` is unused and the action is an evacuation or a pass.
+struct ContestMove {
+  Move move;
+  uint8_t color = 0;  // the colour that acts
+};
+bool contest_less(const ContestMove& a, const ContestMove& b);
+struct ContestChild {
+  ContestMove move;
+  std::vector<ContestMove> equivalent;  // other moves giving the same state
+};
+struct SeatResult {
+  int score = 0, damage = 0;
+  bool winner = false;
+};
+
+class Contest {
+ public:
+  explicit Contest(const ContestSpec& spec);  // throws InvalidInput naming the field
+
+  int players() const { return players_; }
+  const ContestState& initial() const { return initial_; }
+  int tiles_left(const ContestState& s) const { return game_.turns_left(s.board); }
+  bool final(const ContestState& s) const;
+  // The colours a seat may act with, its own first.
+  std::vector<int> colors_of(int seat) const;
+  std::vector<Cell> flashpoints(const ContestState& s) const;
+  std::vector<Cell> edge_areas(const ContestState& s) const { return game_.edge_areas(s.board); }
+  // Distinct legal moves, by place, then colour, then the co-op order.
+  std::vector<ContestChild> children(const ContestState& s) const;
+  bool legal(const ContestState& s, const ContestMove& m, std::string* why) const;
+  ContestState apply(const ContestState& s, const ContestMove& m, TurnReport* report = nullptr) const;
+  // Per seat, of a final position: score, damage and whether it wins.
+  std::vector<SeatResult> results(const ContestState& s) const;
+  ContestSpec to_spec(const ContestState& s) const;
+
+ private:
+  // The board as colour `color` of the seat to move sees it: board.next is
+  // the colour, and with 3 players the neutral supply is the seat's own.
+  State acting(const ContestState& s, int color) const;
+  ContestState settle(const ContestState& s, const State& after, bool passed) const;
+  void moves(const ContestState& s, std::vector<ContestMove>& out) const;
+  bool can_reach_edge(const State& board) const;
+
+  Game game_;
+  int players_;
+  ContestState initial_;
+};
 
 }  // namespace sj::onrun

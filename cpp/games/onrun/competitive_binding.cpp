@@ -1,0 +1,227 @@
+// On the Run! competitive bindings (2-4 players): check and replay. The
+// Python layer has checked shapes and ranges and filled in each move's
+// colour; answers are dicts in the shape docs/rules/onrun.md gives.
+#include <memory>
+#include <tuple>
+
+#include "bindings/common.hpp"
+#include "core/error.hpp"
+#include "games/onrun/onrun.hpp"
+
+namespace sj::bindings {
+namespace {
+
+using namespace sj::onrun;
+using TileTuple = std::tuple<int, int, int, int, std::vector<int>>;  // q, r, n, spaces, pawns
+using EdgeTuple = std::tuple<int, int, int>;                         // q, r, color
+using NewTuple = std::tuple<int, int>;                               // n, spaces
+// place q, r; kind (0 pass, 1 tile, 2 edge, 3 evacuate); cell q, r; count; number; to; colour
+using ContestMoveTuple = std::tuple<int, int, int, int, int, int, int, std::vector<std::pair<int, int>>, int>;
+
+ContestSpec make_contest(const std::vector<TileTuple>& tiles, const std::vector<EdgeTuple>& edge,
+                         const std::vector<int>& supply, int next, const std::vector<NewTuple>& rest, int players,
+                         int passes, const std::vector<int>& neutral) {
+  ContestSpec spec;
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    const auto& [q, r, n, spaces, pawns] = tiles[i];
+    if (pawns.size() != kColors)
+      throw InvalidInput("position.tiles." + std::to_string(i) + ".pawns: not four counts");
+    TileSpec t{q, r, n, spaces, {}};
+    for (int k = 0; k < kColors; ++k) t.pawns[k] = pawns[k];
+    spec.board.tiles.push_back(t);
+  }
+  for (const auto& [q, r, color] : edge) spec.board.edge.push_back({q, r, color});
+  if (supply.size() != kColors) throw InvalidInput("position.supply: not four counts");
+  for (int k = 0; k < kColors; ++k) spec.board.supply[k] = supply[k];
+  spec.board.next = next;
+  for (const auto& [n, spaces] : rest) spec.board.deal_rest.push_back({n, spaces});
+  spec.players = players;
+  spec.passes = passes;
+  if (neutral.size() != 3) throw InvalidInput("position.neutral: not three counts");
+  for (int k = 0; k < 3; ++k) spec.neutral[k] = neutral[k];
+  return spec;
+}
+
+#define CONTEST_ARGS                                                                                   \
+  const std::vector<TileTuple>&tiles, const std::vector<EdgeTuple>&edge, const std::vector<int>&supply, \
+      int next, const std::vector<NewTuple>&rest, int players, int passes, const std::vector<int>&neutral
+#define CONTEST_NAMES                                                                                  \
+  py::arg("tiles"), py::arg("edge"), py::arg("supply"), py::arg("next"), py::arg("deal_rest"), py::arg("players"), \
+      py::arg("passes"), py::arg("neutral")
+
+py::tuple cell_pair(Cell c) { return py::make_tuple(c.q, c.r); }
+
+py::dict contest_move_dict(const ContestMove& cm, bool places) {
+  const Move& m = cm.move;
+  py::dict a;
+  switch (m.kind) {
+    case ActionKind::kPass: a["kind"] = "pass"; break;
+    case ActionKind::kTile:
+      a["kind"] = "tile";
+      a["tile"] = cell_pair(m.cell);
+      a["count"] = static_cast<int>(m.count);
+      break;
+    case ActionKind::kEdge:
+      a["kind"] = "edge";
+      a["cell"] = cell_pair(m.cell);
+      break;
+    case ActionKind::kEvacuate: {
+      a["kind"] = "evacuate";
+      a["number"] = static_cast<int>(m.number);
+      py::list to;
+      for (Cell c : m.to) to.append(cell_pair(c));
+      a["to"] = to;
+      break;
+    }
+  }
+  py::dict d;
+  d["place"] = places ? py::object(cell_pair(m.place)) : py::none();
+  d["action"] = a;
+  d["color"] = static_cast<int>(cm.color);
+  return d;
+}
+
+ContestMove to_contest_move(const ContestMoveTuple& t) {
+  const auto& [pq, pr, kind, cq, cr, count, number, to, color] = t;
+  ContestMove cm;
+  Move& m = cm.move;
+  m.place = {static_cast<int16_t>(pq), static_cast<int16_t>(pr)};
+  m.kind = static_cast<ActionKind>(kind);
+  m.cell = {static_cast<int16_t>(cq), static_cast<int16_t>(cr)};
+  m.count = static_cast<uint8_t>(std::clamp(count, 0, 255));
+  m.number = static_cast<uint8_t>(std::clamp(number, 0, 255));
+  for (const auto& [q, r] : to) m.to.push_back({static_cast<int16_t>(q), static_cast<int16_t>(r)});
+  cm.color = static_cast<uint8_t>(std::clamp(color, 0, 255));
+  return cm;
+}
+
+py::dict contest_position_dict(const ContestSpec& spec) {
+  py::list edge;
+  for (const EdgeSpec& e : spec.board.edge) {
+    py::dict d;
+    d["q"] = e.q;
+    d["r"] = e.r;
+    d["color"] = e.color;
+    edge.append(d);
+  }
+  py::list rest;
+  for (const NewTile& t : spec.board.deal_rest) {
+    py::dict d;
+    d["n"] = t.n;
+    d["spaces"] = t.spaces;
+    rest.append(d);
+  }
+  py::dict d;
+  d["players"] = spec.players;
+  d["tiles"] = tiles_list(spec.board.tiles);
+  d["edge"] = edge;
+  d["supply"] = std::vector<int>(spec.board.supply.begin(), spec.board.supply.end());
+  d["next"] = spec.board.next;
+  d["deal_rest"] = rest;
+  d["passes"] = spec.passes;
+  if (spec.players == 3) d["neutral"] = std::vector<int>(spec.neutral.begin(), spec.neutral.end());
+  return d;
+}
+
+const char* contest_status(const Contest& game, const ContestState& s) { return game.final(s) ? "over" : "ongoing"; }
+
+py::object results_list(const Contest& game, const ContestState& s) {
+  if (!game.final(s)) return py::none();
+  py::list out;
+  int seat = 0;
+  for (const SeatResult& r : game.results(s)) {
+    py::dict d;
+    d["seat"] = seat++;
+    d["score"] = r.score;
+    d["damage"] = r.damage;
+    d["winner"] = r.winner;
+    out.append(d);
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_onrun_contest(py::module_& m) {
+  m.def(
+      "contest_check",
+      [](CONTEST_ARGS) {
+        std::unique_ptr<Contest> game;
+        std::vector<ContestChild> kids;
+        std::vector<Cell> flash, areas;
+        {
+          py::gil_scoped_release release;
+          game = std::make_unique<Contest>(make_contest(tiles, edge, supply, next, rest, players, passes, neutral));
+          const ContestState& s = game->initial();
+          kids = game->children(s);
+          flash = game->flashpoints(s);
+          areas = game->edge_areas(s);
+        }
+        const ContestState& s = game->initial();
+        const bool places = game->tiles_left(s) > 0;
+        py::dict d;
+        d["status"] = contest_status(*game, s);
+        d["turns_left"] = game->tiles_left(s);
+        d["seat"] = static_cast<int>(s.seat);
+        d["colors"] = game->colors_of(s.seat);
+        d["passes"] = static_cast<int>(s.passes);
+        py::list fl, ar, moves;
+        for (Cell c : flash) fl.append(cell_pair(c));
+        for (Cell c : areas) ar.append(cell_pair(c));
+        for (const ContestChild& k : kids) {
+          py::dict e;
+          e["move"] = contest_move_dict(k.move, places);
+          py::list eq;
+          for (const ContestMove& x : k.equivalent) eq.append(contest_move_dict(x, places));
+          e["equivalent"] = eq;
+          moves.append(e);
+        }
+        d["flashpoints"] = fl;
+        d["edge_areas"] = ar;
+        d["moves"] = moves;
+        d["results"] = results_list(*game, s);
+        return d;
+      },
+      CONTEST_NAMES, "A competitive position: its status, seat to move, distinct legal moves and, once over, results.");
+
+  m.def(
+      "contest_replay",
+      [](CONTEST_ARGS, const std::vector<ContestMoveTuple>& line) {
+        const Contest game(make_contest(tiles, edge, supply, next, rest, players, passes, neutral));
+        ContestState s = game.initial();
+        py::list steps;
+        py::object error = py::none();
+        for (size_t k = 0; k < line.size(); ++k) {
+          const ContestMove mv = to_contest_move(line[k]);
+          std::string why;
+          if (!game.legal(s, mv, &why)) {
+            error = py::str("turn " + std::to_string(k) + ": " + why);
+            break;
+          }
+          const bool places = game.tiles_left(s) > 0;
+          TurnReport report;
+          const int seat = s.seat;
+          s = game.apply(s, mv, &report);
+          ContestMove shown = mv;
+          std::sort(shown.move.to.begin(), shown.move.to.end());
+          py::dict step;
+          step["seat"] = seat;
+          step["move"] = contest_move_dict(shown, places);
+          step["tile"] = report.tile_n;
+          step["covered"] = report.covered_color < 0 ? py::none() : py::object(py::int_(report.covered_color));
+          step["returned"] = report.returned;
+          step["status"] = contest_status(game, s);
+          steps.append(step);
+        }
+        py::dict d;
+        d["status"] = contest_status(game, s);
+        d["results"] = results_list(game, s);
+        d["steps"] = steps;
+        d["position"] = contest_position_dict(game.to_spec(s));
+        d["error"] = error;
+        return d;
+      },
+      CONTEST_NAMES, py::arg("line"), "Play competitive moves through the engine; stops at the first illegal one.");
+}
+
+}  // namespace sj::bindings
