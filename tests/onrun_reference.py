@@ -289,3 +289,176 @@ def pawn_totals(pos: Pos) -> list[int]:
     return [pos.supply[c] + sum(t[2][c] for t in pos.tiles.values()) + sum(1 for v in pos.edge.values() if v == c)
             for c in range(4)]
 
+
+
+# ------------------------------------------------------------ competitive (2-4 players)
+#
+# The spec's "Competitive games": the board and a turn as above, with colours
+# owned by seats, the turns after the last tile (evacuate or pass) and the
+# per-seat scores. Readings fixed in docs/rules/onrun.md: seat 0 moves first;
+# 2 players: seat 0 blue+yellow, seat 1 red+green; 3 players: seat i colour i,
+# green neutral, and a neutral pawn sent back goes to the seat whose turn it is.
+
+START = {2: [(0, 0), (1, 0)], 3: [(0, 0), (1, 0), (0, 1)], 4: [(0, 0), (1, 0), (0, 1), (1, 1)]}
+
+
+class Seats:
+    """A competitive position: the board (``pos.next`` unused), the seat to
+    move, passes in a row after the last tile, neutral pawns per seat (3 players)."""
+
+    __slots__ = ("pos", "players", "seat", "passes", "neutral")
+
+    def __init__(self, pos, players, seat, passes, neutral):
+        self.pos, self.players, self.seat, self.passes, self.neutral = pos, players, seat, passes, neutral
+
+    def frozen(self):
+        return self.pos.frozen()[:3] + (len(self.pos.rest), self.seat, self.passes, tuple(self.neutral))
+
+
+def seats_load(p: dict) -> Seats:
+    players = p["players"]
+    if p.get("deal") is not None:
+        d = p["deal"]
+        tiles = {cell: (d[i]["n"], d[i].get("spaces") or SPACES[d[i]["n"]], (0, 0, 0, 0))
+                 for i, cell in enumerate(START[players])}
+        p = {"tiles": [{"q": q, "r": r, "n": n, "spaces": s} for (q, r), (n, s, _) in tiles.items()],
+             "supply": p.get("supply", [12, 12, 12, 12]), "next": p.get("next", 0),
+             "deal_rest": d[len(START[players]):], "neutral": p.get("neutral")}
+    pos = load(p)
+    neutral = list(p.get("neutral") or ([4, 4, 4] if players == 3 else [0, 0, 0]))
+    return Seats(pos, players, p.get("next", 0), p.get("passes") or 0, neutral)
+
+
+def colours_of(players: int, seat: int) -> list[int]:
+    return {2: [2 * seat, 2 * seat + 1], 3: [seat, 3], 4: [seat]}[players]
+
+
+def _as(s: Seats, colour: int) -> Pos:
+    """The board with ``colour`` to act and, with 3 players, the seat's own neutral pawns as green's supply."""
+    supply = list(s.pos.supply)
+    if s.players == 3:
+        supply[3] = s.neutral[s.seat]
+    return Pos(s.pos.tiles, s.pos.edge, supply, colour, s.pos.rest, s.pos.in_play)
+
+
+def _after(s: Seats, board: Pos, passed: bool) -> Seats:
+    neutral = list(s.neutral)
+    supply = list(board.supply)
+    if s.players == 3:
+        neutral[s.seat] = supply[3]
+        supply[3] = sum(neutral)
+    pos = Pos(board.tiles, board.edge, supply, 0, board.rest, board.in_play)
+    passes = s.passes + 1 if (not s.pos.rest and passed) else 0
+    return Seats(pos, s.players, (s.seat + 1) % s.players, passes, neutral)
+
+
+def _evacuated(board: Pos, colour: int, v: int, to) -> Pos:
+    """After the last tile: the evacuation alone, no tile drawn."""
+    tiles, edge, supply = dict(board.tiles), dict(board.edge), list(board.supply)
+    leaving = 0
+    for cell, (n, sp, pawns) in board.tiles.items():
+        if n == v and pawns[colour]:
+            leaving += pawns[colour]
+            tiles[cell] = (n, sp, tuple(0 if k == colour else x for k, x in enumerate(pawns)))
+    for d in to:
+        if d in tiles:
+            n, sp, pawns = tiles[d]
+            tiles[d] = (n, sp, tuple(x + (k == colour) for k, x in enumerate(pawns)))
+        else:
+            edge[d] = colour
+    supply[colour] += leaving - len(to)
+    return Pos(tiles, edge, supply, colour, board.rest, board.in_play)
+
+
+def seats_over(s: Seats) -> bool:
+    """No tile left, and every seat passed in a row or no seat can send a pawn into an edge area."""
+    if s.pos.rest:
+        return False
+    if s.passes >= s.players:
+        return True
+    for seat in range(s.players):
+        for colour in colours_of(s.players, seat):
+            for v in range(1, 7):
+                if any(d not in s.pos.tiles for to in evacuation_outcomes(s.pos, colour, v) for d in to):
+                    return False
+    return True
+
+
+def seats_moves(s: Seats) -> list[tuple[dict, Seats]]:
+    """Distinct legal moves (each with ``color``; ``place`` None after the
+    last tile), by place, then colour, then the co-op order; the first of
+    those giving one state."""
+    if seats_over(s):
+        return []
+    found = []  # (sort key, move, state)
+    for colour in colours_of(s.players, s.seat):
+        board = _as(s, colour)
+        if s.pos.rest:
+            for i, (move, nxt) in enumerate(legal_moves(board)):
+                found.append(((tuple(move["place"]), colour, i), dict(move, color=colour), _after(s, nxt, False)))
+        else:
+            if colour == colours_of(s.players, s.seat)[0]:
+                found.append((((0, 0), colour, -1), {"place": None, "action": {"kind": "pass"}, "color": colour},
+                              _after(s, board, True)))
+            i = 0
+            for v in range(1, 7):
+                for to in evacuation_outcomes(board, colour, v):
+                    move = {"place": None, "color": colour,
+                            "action": {"kind": "evacuate", "number": v, "to": [list(x) for x in to]}}
+                    found.append((((0, 0), colour, i), move, _after(s, _evacuated(board, colour, v, to), False)))
+                    i += 1
+    found.sort(key=lambda x: x[0])
+    out, seen = [], set()
+    for _, move, nxt in found:
+        if nxt.frozen() not in seen:
+            seen.add(nxt.frozen())
+            out.append((move, nxt))
+    return out
+
+
+def seats_apply(s: Seats, move: dict) -> Seats | None:
+    """The move played (its ``color`` given), or None when it is not legal."""
+    if seats_over(s) or move.get("color") not in colours_of(s.players, s.seat):
+        return None
+    colour = move["color"]
+    board = _as(s, colour)
+    if s.pos.rest:
+        if move.get("place") is None:
+            return None
+        nxt = apply(board, move)
+        return None if nxt is None else _after(s, nxt, False)
+    if move.get("place") is not None:
+        return None
+    a = move.get("action") or {"kind": "pass"}
+    if a["kind"] == "pass":
+        return _after(s, board, True)
+    if a["kind"] != "evacuate":
+        return None
+    to = tuple(sorted(tuple(x) for x in a["to"]))
+    if to not in evacuation_outcomes(board, colour, a["number"]):
+        return None
+    return _after(s, _evacuated(board, colour, a["number"], to), False)
+
+
+def seats_results(s: Seats) -> list[dict]:
+    """Per seat: score, damage (own pawns on tiles, by tile number) and winner."""
+    edge = [sum(1 for c in s.pos.edge.values() if c == k) for k in range(4)]
+    damage = [sum(t[0] * t[2][k] for t in s.pos.tiles.values()) for k in range(4)]
+    out = []
+    for seat in range(s.players):
+        if s.players == 2:
+            a, b = 2 * seat, 2 * seat + 1
+            out.append({"seat": seat, "score": edge[a] * edge[b] - s.pos.supply[a] - s.pos.supply[b],
+                        "damage": damage[a] + damage[b]})
+        else:
+            out.append({"seat": seat, "score": edge[seat] - s.pos.supply[seat], "damage": damage[seat]})
+    top = max(r["score"] for r in out)
+    least = min(r["damage"] for r in out if r["score"] == top)
+    for r in out:
+        r["winner"] = r["score"] == top and r["damage"] == least
+    return out
+
+
+def seats_totals(s: Seats) -> list[int]:
+    """Pawns per owner: each colour's, and with 3 players green's as the neutral pawns together."""
+    return pawn_totals(s.pos)
