@@ -485,15 +485,24 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
 MAX_LINE = MAX_TILES
 
 _EXAMPLE: dict = {"deal": [{"n": 3}, {"n": 5}, {"n": 2}, {"n": 6}, {"n": 1}], "supply": [1, 1, 1, 1]}
+# Competitive: 3 players (own and neutral pawns), and 2 players choosing a colour.
+_THREE: dict = {"players": 3, "deal": [{"n": 3}, {"n": 5}, {"n": 2}, {"n": 6}, {"n": 1}],
+                "supply": [1, 1, 1, 3], "neutral": [1, 1, 1]}
+_TWO: dict = {"players": 2, "tiles": [{"q": 0, "r": 0, "n": 3, "pawns": [1, 0, 0, 0]}, {"q": 1, "r": 0, "n": 5}],
+              "supply": [1, 1, 1, 1], "deal_rest": [{"n": 2}]}
 
 SearchRequest = search_request("OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}])
-CheckRequest = position_request("OnrunCheckRequest", Position, [{"position": _EXAMPLE}])
+CheckRequest = position_request("OnrunCheckRequest", Position,
+                                [{"position": _EXAMPLE}, {"position": _THREE}, {"position": _TWO}])
 ReplayRequest = request(
     "OnrunReplayRequest", "A position and the moves to play from it.",
-    [{"position": _EXAMPLE, "line": [{"place": [1, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}}]}],
+    [{"position": _EXAMPLE, "line": [{"place": [1, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}}]},
+     {"position": _TWO, "line": [{"place": [0, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}, "color": 1},
+                                 {"action": {"kind": "pass"}},
+                                 {"action": {"kind": "evacuate", "number": 3, "to": [[-1, 0]]}, "color": 0}]}],
     position=(Position, ...), line=(list[Move], Field(max_length=MAX_LINE, description="Moves to play in order")))
 DealRequest = request(
-    "OnrunDealRequest", "Which deal to make.", [{"seed": 3, "tiles": 43}],
+    "OnrunDealRequest", "Which deal to make.", [{"seed": 3, "tiles": 43}, {"seed": 3, "tiles": 43, "players": 4}],
     seed=(int, Field(ge=0, lt=2**64, description="the deal's seed: same seed, same deal")),
     tiles=(int, Field(BOX_TILES, ge=2, le=BOX_TILES, description="how many tiles of the shuffled box (43: a full game)")),
     # One count for every colour: a number, so the CLI takes it as an option

@@ -28,3 +28,13 @@ class onrun:  # a submodule
     @staticmethod
     def replay(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
                deal_rest: list[onrun.NewTuple], line: list[onrun.MoveTuple]) -> dict: ...
+    # competitive_binding.cpp: the MoveTuple with the acting colour last
+    ContestMoveTuple = tuple[int, int, int, int, int, int, int, list[tuple[int, int]], int]
+
+    @staticmethod
+    def contest_check(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+                      deal_rest: list[onrun.NewTuple], players: int, passes: int, neutral: list[int]) -> dict: ...
+    @staticmethod
+    def contest_replay(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+                       deal_rest: list[onrun.NewTuple], players: int, passes: int, neutral: list[int],
+                       line: list[onrun.ContestMoveTuple]) -> dict: ...
