@@ -272,3 +272,14 @@ def test_generate_takes_players_and_co_op_is_unchanged():
     co_op = onrun.deal(3, tiles=8).position
     assert co_op.players is None and onrun.check(co_op).seat is None
     assert "players" not in co_op.model_dump(mode="json", exclude_none=True)
+
+
+def test_after_the_last_tile_pawns_may_trade_places_for_ever_and_the_game_goes_on():
+    p = {"players": 4, "tiles": [{"q": 0, "r": 0, "n": 3, "pawns": [1, 0, 0, 0]}, {"q": 1, "r": 0, "n": 5}],
+         "supply": [0, 0, 0, 0]}
+    there = {"action": {"kind": "evacuate", "number": 3, "to": [[1, 0]]}}
+    back = {"action": {"kind": "evacuate", "number": 5, "to": [[0, 0]]}}
+    line = [there, {}, {}, {}, back, {}, {}, {}] * 5
+    r = onrun.replay(p, line)
+    assert r.error is None and r.status == "ongoing" and r.position.passes == 3
+    assert [t.pawns for t in r.position.tiles] == [[1, 0, 0, 0], [0, 0, 0, 0]]

@@ -89,7 +89,8 @@ class Position(BaseModel):
     """The spec's position JSON, deal known: from the start (``deal``: the
     first two tiles at (0,0) and (1,0), the rest drawn in order) or mid-game
     (``tiles``, ``edge``, ``next`` and ``deal_rest``). Hidden order is not
-    served yet."""
+    served yet. With ``players`` (2-4) it is a competitive position:
+    ``next`` is then the seat, with ``passes`` and (3 players) ``neutral``."""
 
     tiles: list[Tile] | None = Field(default=None, max_length=MAX_TILES)
     edge: list[EdgePawn] = Field(default_factory=list, max_length=4 * MAX_PAWNS_PER_COLOR)
