@@ -283,3 +283,15 @@ def test_after_the_last_tile_pawns_may_trade_places_for_ever_and_the_game_goes_o
     r = onrun.replay(p, line)
     assert r.error is None and r.status == "ongoing" and r.position.passes == 3
     assert [t.pawns for t in r.position.tiles] == [[1, 0, 0, 0], [0, 0, 0, 0]]
+
+
+def test_the_documented_competitive_replay_ends_over_and_reads_as_a_success():
+    op = onrun.GAME.operations["replay"]
+    example = op.request.model_json_schema()["examples"][1]
+    request = op.request.model_validate(example)
+    answer = op.call(request)
+    assert answer.error is None and answer.status == "over" and op.outcome(request, answer) == (0, None)
+    assert "seat 0: score -1, damage 5 (wins)" in op.text(request, answer)
+    check = onrun.GAME.operations["check"]
+    request = check.request.model_validate({"position": example["position"]})
+    assert "seat 0 (blue or yellow) to move" in check.text(request, check.call(request))

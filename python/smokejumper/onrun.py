@@ -483,7 +483,8 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
 
 # ------------------------------------------------------------ the game, as the house sees it
 
-MAX_LINE = MAX_TILES
+# A co-op line has a turn per tile; a competitive one goes on after the last tile.
+MAX_LINE = 2 * MAX_TILES
 
 _EXAMPLE: dict = {"deal": [{"n": 3}, {"n": 5}, {"n": 2}, {"n": 6}, {"n": 1}], "supply": [1, 1, 1, 1]}
 # Competitive: 3 players (own and neutral pawns), and 2 players choosing a colour.
@@ -500,7 +501,8 @@ ReplayRequest = request(
     [{"position": _EXAMPLE, "line": [{"place": [1, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}}]},
      {"position": _TWO, "line": [{"place": [0, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}, "color": 1},
                                  {"action": {"kind": "pass"}},
-                                 {"action": {"kind": "evacuate", "number": 3, "to": [[-1, 0]]}, "color": 0}]}],
+                                 {"action": {"kind": "evacuate", "number": 3, "to": [[-1, 0]]}, "color": 0},
+                                 {}, {}]}],
     position=(Position, ...), line=(list[Move], Field(max_length=MAX_LINE, description="Moves to play in order")))
 DealRequest = request(
     "OnrunDealRequest", "Which deal to make.", [{"seed": 3, "tiles": 43}, {"seed": 3, "tiles": 43, "players": 4}],
@@ -530,7 +532,8 @@ def move_text(m: Move) -> str:
             else f"{a.count} on {_cell(a.tile)}" if isinstance(a, TileAction)
             else f"edge {_cell(a.cell)}" if isinstance(a, EdgeAction)
             else f"evacuate {a.number} to [{', '.join(_cell(c) for c in a.to)}]")
-    return f"tile to {_cell(m.place)}, {what}"
+    colour = "" if m.color is None else f"{COLORS[m.color]}: "
+    return (f"tile to {_cell(m.place)}, " if m.place is not None else "no tile, ") + colour + what
 
 
 def _value_text(v: Value) -> str:
@@ -548,7 +551,15 @@ def _hint_text(_request: object, r: HintResult) -> str:
     return "\n".join([f"{_value_text(m):>10}  {move_text(m.move)}" for m in r.moves] + [_text.stopped_text(r.stats)])
 
 
+def _results_text(results: list[SeatResult]) -> list[str]:
+    return [f"  seat {x.seat}: score {x.score}, damage {x.damage}" + (" (wins)" if x.winner else "") for x in results]
+
+
 def _check_text(_request: object, r: CheckResult) -> str:
+    if r.seat is not None:
+        colors = " or ".join(COLORS[c] for c in r.colors or [])
+        head = f"status: {r.status}; {r.turns_left} tiles left; seat {r.seat} ({colors}) to move; {r.passes} passes"
+        return "\n".join([head] + _results_text(r.results or []) + [f"  {move_text(c.move)}" for c in r.moves])
     head = f"status: {r.status}; {r.turns_left} turns left; next colour {COLORS[r.color]}; score at most {r.upper_score}"
     if r.score is not None:
         head += f"; final score {r.score}"
@@ -560,7 +571,14 @@ def _replay_text(_request: object, r: ReplayResult) -> str:
     if r.error:
         lines.append(f"illegal: {r.error}")
     lines.append(f"result: {r.status}" + (f", score {r.score}" if r.score is not None else ""))
-    return "\n".join(lines)
+    return "\n".join(lines + _results_text(r.results or []))
+
+
+def _replay_outcome(request: Any, r: ReplayResult) -> tuple[int, str | None]:
+    """Co-op: the house's rule (every step legal and won); competitive: every step legal and the game over."""
+    if request.position.players is None:
+        return _text.replay_outcome(request, r)
+    return (0 if r.status == "over" and r.error is None else 1), None
 
 
 def _analyse_text(_request: object, r: Analysis) -> str:
@@ -601,7 +619,7 @@ GAME = Game(
                   CheckRequest, CheckResult, position_call(check), _check_text),
         Operation("replay", "Play moves in order; status is win only if every move is legal and the game ends won",
                   "quick", ReplayRequest, ReplayResult, lambda q: replay(q.position, q.line), _replay_text,
-                  outcome=_text.replay_outcome),
+                  outcome=_replay_outcome),
         # Named as the other games' makers are, so the house's CLI and tests find it.
         Operation("generate", "A shuffled deal of the box from a seed (43 tiles: a full game)", "quick",
                   DealRequest, DealResult,
