@@ -498,7 +498,7 @@ CheckRequest = position_request("OnrunCheckRequest", Position,
                                 [{"position": _EXAMPLE}, {"position": _THREE}, {"position": _TWO}])
 ReplayRequest = request(
     "OnrunReplayRequest", "A position and the moves to play from it.",
-    [{"position": _EXAMPLE, "line": [{"place": [1, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}}]},
+    [{"position": _EXAMPLE, "line": [{"place": [0, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}}]},
      {"position": _TWO, "line": [{"place": [0, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}, "color": 1},
                                  {"action": {"kind": "pass"}},
                                  {"action": {"kind": "evacuate", "number": 3, "to": [[-1, 0]]}, "color": 0},

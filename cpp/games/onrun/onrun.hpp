@@ -240,7 +240,6 @@ class Contest {
  public:
   explicit Contest(const ContestSpec& spec);  // throws InvalidInput naming the field
 
-  int players() const { return players_; }
   const ContestState& initial() const { return initial_; }
   int tiles_left(const ContestState& s) const { return game_.turns_left(s.board); }
   bool final(const ContestState& s) const;
