@@ -1,14 +1,20 @@
 """On the Run! from the spec alone, in plain Python, sharing no code with the
 engine: positions, flashpoints, edge areas, the four actions, evacuation
 outcomes (enumerated pawn by pawn, not group by group as the engine does),
-the end and the product score, and the best final score by exhaustive search
-(memoised on the whole state). Slow on purpose: for small positions only.
+the end and the product score, the best final score by exhaustive search
+(memoised on the whole state), and, with the order hidden, the expected
+score by brute-force expectimax in exact fractions. Slow on purpose: for
+small positions only.
 
 A position is the spec's mid-game JSON (``tiles``, ``edge``, ``supply``,
-``next``, ``deal_rest``) or a ``deal``; moves are the spec's move JSON."""
+``next``, ``deal_rest``) or a ``deal``; with the order hidden, ``start`` or
+``tiles`` with ``pool``, ``turns_left`` and ``drawn``. Moves are the spec's
+move JSON."""
 
 from __future__ import annotations
 
+from collections import Counter
+from fractions import Fraction
 from itertools import combinations_with_replacement
 
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -290,7 +296,6 @@ def pawn_totals(pos: Pos) -> list[int]:
             for c in range(4)]
 
 
-
 # ------------------------------------------------------------ competitive (2-4 players)
 #
 # The spec's "Competitive games": the board and a turn as above, with colours
@@ -462,3 +467,75 @@ def seats_results(s: Seats) -> list[dict]:
 def seats_totals(s: Seats) -> list[int]:
     """Pawns per owner: each colour's, and with 3 players green's as the neutral pawns together."""
     return pawn_totals(s.pos)
+
+
+# ------------------------------------------------------------ the order hidden
+
+def _kind(t: dict) -> tuple[int, int]:
+    return t["n"], t.get("spaces") or SPACES[t["n"]]
+
+
+class Hidden:
+    """A hidden-order position: the table (``pos``, no deal), the pool as a
+    Counter of (n, spaces), the turns left and the drawn tile (or None)."""
+
+    def __init__(self, p: dict):
+        if p.get("start") is not None:
+            table = {"deal": p["start"], "supply": p.get("supply", [12, 12, 12, 12])}
+        else:
+            table = {k: v for k, v in p.items() if k in ("tiles", "edge", "supply", "next")}
+        self.pos = load(table)
+        self.pos.rest = ()
+        self.pool = Counter(_kind(t) for t in p["pool"])
+        self.drawn = _kind(p["drawn"]) if p.get("drawn") is not None else None
+        default = len(p["pool"]) + (self.drawn is not None)
+        self.turns = p["turns_left"] if p.get("turns_left") is not None else default
+
+
+def _with_tile(pos: Pos, tile) -> Pos:
+    return Pos(pos.tiles, pos.edge, pos.supply, pos.next, (tile,), pos.in_play)
+
+
+class Expectimax:
+    """Exact expected scores, memoised on (table, pool, turns)."""
+
+    def __init__(self):
+        self.memo: dict = {}
+
+    def chance(self, pos: Pos, pool: Counter, turns: int) -> Fraction:
+        if turns == 0:
+            return Fraction(score(pos))
+        key = (pos.frozen(), tuple(sorted(pool.items())), turns)
+        if key not in self.memo:
+            total = sum(pool.values())
+            self.memo[key] = sum((Fraction(c, total) * self.decide(pos, pool, turns, tile)
+                                  for tile, c in pool.items() if c), Fraction(0))
+        return self.memo[key]
+
+    def decide(self, pos: Pos, pool: Counter, turns: int, tile) -> Fraction:
+        """The best expected score with ``tile`` drawn from ``pool`` (still in it)."""
+        rest = Counter(pool)
+        rest[tile] -= 1
+        return max(self.chance(q, rest, turns - 1) for _, q in legal_moves(_with_tile(pos, tile)))
+
+    def moves(self, pos: Pos, pool: Counter, turns: int, tile) -> list[tuple[dict, Fraction]]:
+        """With ``tile`` drawn (not in ``pool``): each distinct move and its
+        expected score, best first, ties canonical."""
+        out = [(m, self.chance(q, pool, turns - 1)) for m, q in legal_moves(_with_tile(pos, tile))]
+        return sorted(out, key=lambda mv: -mv[1])
+
+
+def expected_score(h: Hidden, ex: Expectimax | None = None) -> Fraction:
+    ex = ex or Expectimax()
+    if h.turns == 0:
+        return Fraction(score(h.pos))
+    if h.drawn is not None:
+        return max(v for _, v in ex.moves(h.pos, h.pool, h.turns, h.drawn))
+    return ex.chance(h.pos, h.pool, h.turns)
+
+
+def draw_values(h: Hidden, ex: Expectimax) -> list[tuple[tuple[int, int], Fraction, Fraction]]:
+    """With no tile drawn: (tile, probability, value) per kind in the pool."""
+    total = sum(h.pool.values())
+    return [(tile, Fraction(c, total), ex.decide(h.pos, h.pool, h.turns, tile))
+            for tile, c in sorted(h.pool.items()) if c]

@@ -1,5 +1,7 @@
-"""On the Run! (Ablaze! box), co-op / solitaire with the deal known: the
-best final score with a certificate line, valued hints, deals and replays.
+"""On the Run! (Ablaze! box), co-op / solitaire. Deal known: the best
+final score with a certificate line, valued hints, deals and replays. Order
+hidden (``pool``): the exact expected score as a fraction, or a sampled
+answer labelled with what it bounds.
 Rules: the project's spec, readings in docs/rules/onrun.md.
 
 >>> from smokejumper import onrun, Limit
@@ -30,6 +32,9 @@ MAX_TILES: int = _native.MAX_TILES
 MAX_PAWNS_PER_COLOR: int = _native.MAX_PAWNS_PER_COLOR
 MAX_COORDINATE: int = _native.MAX_COORDINATE
 BOX_TILES = 43
+# Sampled answers (order hidden): how many deals by default, and at most.
+DEFAULT_SAMPLES = 64
+MAX_SAMPLES = 100_000
 COLORS = ("blue", "yellow", "red", "green")
 
 # The spec's table; an assumption about the box, not a fact from it.
@@ -86,11 +91,15 @@ class EdgePawn(BaseModel):
 
 
 class Position(BaseModel):
-    """The spec's position JSON, deal known: from the start (``deal``: the
+    """The spec's position JSON. Deal known: from the start (``deal``: the
     first two tiles at (0,0) and (1,0), the rest drawn in order) or mid-game
-    (``tiles``, ``edge``, ``next`` and ``deal_rest``). Hidden order is not
-    served yet. With ``players`` (2-4) it is a competitive position:
-    ``next`` is then the seat, with ``passes`` and (3 players) ``neutral``."""
+    (``tiles``, ``edge``, ``next`` and ``deal_rest``). With ``players``
+    (2-4) it is a competitive position: ``next`` is then the seat, with
+    ``passes`` and (3 players) ``neutral``. Order hidden (co-op): from the
+    start (``start``: the two tiles at (0,0) and (1,0)) or mid-game
+    (``tiles``...), with the ``pool`` still face down, ``turns_left``
+    (default: the pool's size, +1 with ``drawn``) and optionally the tile
+    ``drawn`` for the next turn (not in the pool)."""
 
     tiles: list[Tile] | None = Field(default=None, max_length=MAX_TILES)
     edge: list[EdgePawn] = Field(default_factory=list, max_length=4 * MAX_PAWNS_PER_COLOR)
@@ -104,6 +113,11 @@ class Position(BaseModel):
                                      description="competitive, after the last tile: passes in a row (default 0)")
     neutral: list[Count] | None = Field(default=None, min_length=3, max_length=3,
                                         description="3 players: each seat's neutral pawns in its supply (default 4 each)")
+    start: list[NewTile] | None = Field(default=None, description="Order hidden, from the start: the two tiles up")
+    pool: list[NewTile] | None = Field(default=None, max_length=MAX_TILES,
+                                       description="Order hidden: the tiles still face down, in any order")
+    turns_left: StrictInt | None = Field(default=None, description="Order hidden: default len(pool), +1 with drawn")
+    drawn: NewTile | None = Field(default=None, description="Order hidden: the tile drawn for the next turn")
 
     model_config = ConfigDict(
         extra="forbid",
@@ -112,6 +126,13 @@ class Position(BaseModel):
 
     @model_validator(mode="after")
     def _one_form(self) -> Position:
+        if self.pool is None:
+            for name in ("start", "turns_left", "drawn"):
+                if getattr(self, name) is not None:
+                    raise ValueError(f"{name}: only with the order hidden (give pool)")
+        else:
+            self._hidden_form()
+            return self
         if self.deal is not None:
             if self.tiles is not None:
                 raise ValueError("give either deal (from the start) or tiles (mid-game), not both")
@@ -143,9 +164,53 @@ class Position(BaseModel):
         tiles = [t.native() for t in self.tiles or []]
         return (tiles, [(e.q, e.r, e.color) for e in self.edge], list(self.supply), self.next,
                 [t.native() for t in self.deal_rest], self.players, self.passes or 0, neutral)
+    def _hidden_form(self) -> None:
+        if self.players is not None:
+            raise ValueError("players and pool: the order hidden is served for the co-op game only")
+        if self.deal_rest:
+            raise ValueError("deal_rest and pool: give one (order known) or the other (order hidden), not both")
+        if self.deal is not None:
+            raise ValueError("deal and pool: give start (order hidden) or deal (order known), not both")
+        if self.start is not None:
+            if self.tiles is not None:
+                raise ValueError("give either start (from the start) or tiles (mid-game), not both")
+            if len(self.start) != 2:
+                raise ValueError(f"start: {len(self.start)} tiles, not 2")
+            if self.edge:
+                raise ValueError("a start has no edge pawns")
+        elif self.tiles is None:
+            raise ValueError("give start (from the start) or tiles (mid-game) with the pool")
+        assert self.pool is not None
+        available = len(self.pool) + (self.drawn is not None)
+        if self.turns_left is not None:
+            if self.turns_left < 0:
+                raise ValueError(f"turns_left: {self.turns_left} is negative")
+            if self.turns_left > available:
+                raise ValueError(f"turns_left: {self.turns_left} is larger than the {available} tiles available "
+                                 f"(pool{' and drawn' if self.drawn is not None else ''})")
+            if self.turns_left == 0 and self.drawn is not None:
+                raise ValueError("turns_left: 0 with a tile drawn (the drawn tile's turn counts)")
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the order is hidden (a pool instead of a deal)."""
+        return self.pool is not None
+
+    def hidden_native(self) -> tuple:
+        """(tiles, edge, supply, next, pool, turns_left or -1, drawn) as the C++ core takes them."""
+        assert self.pool is not None
+        if self.start is not None:
+            tiles = [(q, 0, *self.start[q].native(), [0, 0, 0, 0]) for q in (0, 1)]
+        else:
+            tiles = [t.native() for t in self.tiles or []]
+        return (tiles, [(e.q, e.r, e.color) for e in self.edge], list(self.supply), self.next,
+                [t.native() for t in self.pool], -1 if self.turns_left is None else self.turns_left,
+                self.drawn.native() if self.drawn is not None else None)
 
     def native(self) -> tuple[list, list, list[int], int, list[tuple[int, int]]]:
         """(tiles, edge, supply, next, deal_rest) as the C++ core takes them."""
+        if self.hidden:
+            raise InvalidPositionError("position: the order is hidden (pool); this needs a known order (deal or deal_rest)")
         if self.deal is not None:
             first = [(q, 0, *self.deal[q].native(), [0, 0, 0, 0]) for q in (0, 1)]
             return first, [], list(self.supply), self.next, [t.native() for t in self.deal[2:]]
@@ -233,18 +298,65 @@ class MoveChoice(BaseModel):
     equivalent: list[Move] = Field(description="Other moves that give the same state")
 
 
+Mode = Literal["known", "hidden"]
+_MODE = "Which answered: known (the deal known: best_score, won, line) or hidden (the order hidden: expected_score)"
+_FRACTION = r"^[0-9]+/[1-9][0-9]*$"
+Fraction = Annotated[str, Field(pattern=_FRACTION)]
+
+
+class SampledEstimate(BaseModel):
+    estimate: float = Field(description="The mean over the samples")
+    interval: tuple[float, float] = Field(description="Its 95% confidence interval (normal; both ends the mean below 2 samples)")
+    quantity: str = Field(description="What the mean estimates: a lower or an upper bound of the expected score")
+
+
+class SampledAnswer(BaseModel):
+    """With the order hidden, when the exact search cannot finish: sampled
+    deals of the pool, each played by a fixed policy (a lower bound's
+    estimate) and solved with the order known (an upper bound's)."""
+
+    seed: int
+    samples: int = Field(description="Samples played (a time limit may cut them short: see stats.stopped_by)")
+    samples_asked: int
+    policy: SampledEstimate = Field(description="LOWER bound: a fixed policy that sees only the drawn tile")
+    clairvoyant: SampledEstimate = Field(description="UPPER bound: the clairvoyant mean, never the expected score itself")
+    clairvoyant_bounded: int = Field(description="Samples whose known-order solve stopped at its node quota: "
+                                     "its proved upper bound counted (still an upper bound)")
+    clairvoyant_nodes: int = Field(description="The node quota of each known-order solve")
+
+
 class SolveResult(Value):
-    verdict: Verdict = Field(description="win: a winning line was found (the line); loss: proved no line wins")
+    mode: Mode = Field("known", description=_MODE)
+    verdict: Verdict = Field(description="win: a winning line was found (the line); loss: proved no line wins; "
+                             "unknown with the order hidden")
     line: list[Move] | None = Field(description="A line reaching the lower bound (the best score when exact)")
+    expected_score: Fraction | None = Field(None, description="Order hidden: the exact expected score under "
+                                            "optimal play, a reduced fraction p/q; null unless exact")
+    not_exact_because: Literal["limit", "overflow", "large", "asked"] | None = Field(
+        None, description="Order hidden: why no exact value (a limit; 128-bit overflow; too many turns to "
+        "enumerate; sampling asked for)")
+    sampled: SampledAnswer | None = Field(None, description="Order hidden, not exact: the sampled bounds")
     stats: Stats
 
 
 class HintMove(MoveChoice, Value):
     line: list[Move] | None = Field(description="The turns after this move reaching its lower bound")
+    expected_score: Fraction | None = Field(None, description="Order hidden: the move's exact expected score")
+
+
+class DrawValue(BaseModel):
+    tile: NewTile
+    probability: Fraction = Field(description="Its count in the pool over the pool's size")
+    expected_score: Fraction | None = Field(description="The expected score once it is drawn; null unless exact")
 
 
 class HintResult(BaseModel):
-    moves: list[HintMove] = Field(description="Every distinct legal move with its value, best first")
+    mode: Mode = Field("known", description=_MODE)
+    moves: list[HintMove] = Field(description="Every distinct legal move with its value, best first "
+                                  "(order hidden: only when the next tile is drawn)")
+    draws: list[DrawValue] = Field(default_factory=list,
+                                   description="Order hidden, no tile drawn: the value of each possible draw")
+    expected_score: Fraction | None = Field(None, description="Order hidden: the position's expected score")
     stats: Stats
 
 
@@ -263,11 +375,14 @@ class CheckResult(BaseModel):
     upper_score: int | None = Field(description="An admissible bound on the best final score (co-op)")
     flashpoints: list[tuple[int, int]]
     edge_areas: list[tuple[int, int]]
-    moves: list[MoveChoice] = Field(description="Every distinct legal move, in canonical order")
     seat: int | None = Field(default=None, description="competitive: the seat to move")
     colors: list[int] | None = Field(default=None, description="competitive: the colours the seat may act with")
     passes: int | None = Field(default=None, description="competitive: passes in a row after the last tile")
     results: list[SeatResult] | None = Field(default=None, description="competitive, once over: per seat")
+    moves: list[MoveChoice] = Field(description="Every distinct legal move, in canonical order "
+                                    "(order hidden: only when the next tile is drawn)")
+    mode: Mode = Field("known", description=_MODE)
+    pool_size: int | None = Field(None, description="Order hidden: the tiles still face down")
 
 
 class ReplayStep(BaseModel):
@@ -307,6 +422,8 @@ def check(position: PositionLike) -> CheckResult:
         raw = _native.contest_check(*p.contest_native())
         raw |= {"color": raw["colors"][0], "score": None, "upper_score": None}
         return CheckResult.model_validate(raw)
+    if p.hidden:
+        return CheckResult.model_validate({**_native.hidden_check(*p.hidden_native()), "mode": "hidden"})
     return CheckResult.model_validate(_native.check(*p.native()))
 
 
@@ -322,20 +439,42 @@ def bounds(position: PositionLike) -> dict:
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
-          use_bound: bool = True) -> SolveResult:
-    """The best final score with a certificate line (exact unless a limit
-    stopped it). ``use_bound=False`` (for measuring what the bound is worth)
-    cuts only by the score of every pawn saved."""
+          use_bound: bool = True, seed: int = 0, samples: int = DEFAULT_SAMPLES,
+          sample_only: bool = False) -> SolveResult:
+    """Deal known: the best final score with a certificate line (exact
+    unless a limit stopped it); ``use_bound=False`` (for measuring what the
+    bound is worth) cuts only by the score of every pawn saved. Order
+    hidden: the exact expected score, or, when the exact search cannot
+    finish, ``samples`` deals drawn by ``seed``: a policy's mean (a lower
+    bound's estimate) and the clairvoyant mean (an upper bound's);
+    ``sample_only`` (for tests and measuring) skips the exact search."""
     p = load_position(position)
     _co_op_only(p, "solve")
+    if p.hidden:
+        if not 0 <= seed < 2**64:
+            raise InvalidPositionError(f"seed must be 0..2**64-1, got {seed}")
+        if not 1 <= samples <= MAX_SAMPLES:
+            raise InvalidPositionError(f"samples must be 1..{MAX_SAMPLES}, got {samples}")
+        raw = _native.hidden_solve(*p.hidden_native(), *(limit or Limit()).native(), control, seed, samples,
+                                   sample_only)
+        upper = _native.hidden_check(*p.hidden_native())["upper_score"]
+        return SolveResult.model_validate({**raw, "mode": "hidden", "verdict": "unknown", "best_score": None,
+                                           "won": None, "score_bounds": (0, upper), "line": None})
     return SolveResult.model_validate(_native.solve(*p.native(), *(limit or Limit()).native(), control, use_bound))
 
 
 def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:
-    """Every distinct legal move with its best final score, best first; the
-    limit is shared by the moves."""
+    """Every distinct legal move with its best final score (order hidden:
+    expected score), best first; the limit is shared by the moves. Order
+    hidden with no tile drawn: the value of each possible draw instead."""
     p = load_position(position)
     _co_op_only(p, "hint")
+    if p.hidden:
+        raw = _native.hidden_hint(*p.hidden_native(), *(limit or Limit()).native(), control)
+        upper = _native.hidden_check(*p.hidden_native())["upper_score"]
+        moves = [{**m, "best_score": None, "won": None, "score_bounds": (0, upper), "exact": m["expected_score"] is not None,
+                  "line": None} for m in raw["moves"]]
+        return HintResult.model_validate({**raw, "moves": moves, "mode": "hidden"})
     return HintResult.model_validate(_native.hint(*p.native(), *(limit or Limit()).native(), control))
 
 
@@ -496,6 +635,10 @@ _TWO: dict = {"players": 2, "tiles": [{"q": 0, "r": 0, "n": 3, "pawns": [1, 0, 0
 SearchRequest = search_request("OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}])
 CheckRequest = position_request("OnrunCheckRequest", Position,
                                 [{"position": _EXAMPLE}, {"position": _THREE}, {"position": _TWO}])
+SearchRequest = search_request(
+    "OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}],
+    seed=(int, Field(0, ge=0, lt=2**64, description="Order hidden, sampled: the seed of the deals")),
+    samples=(int, Field(DEFAULT_SAMPLES, ge=1, le=MAX_SAMPLES, description="Order hidden, sampled: how many deals")))
 ReplayRequest = request(
     "OnrunReplayRequest", "A position and the moves to play from it.",
     [{"position": _EXAMPLE, "line": [{"place": [0, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}}]},
@@ -542,12 +685,32 @@ def _value_text(v: Value) -> str:
 
 
 def _solve_text(_request: object, r: SolveResult) -> str:
+    if r.mode == "hidden":
+        return "\n".join(_hidden_text(r) + [_text.stopped_text(r.stats)])
     lines = [f"verdict: {r.verdict}; best score: {_value_text(r)}"]
     lines += [f"  {i:2}. {move_text(m)}" for i, m in enumerate(r.line or [], 1)]
     return "\n".join(lines + [_text.stopped_text(r.stats)])
 
 
+def _hidden_text(r: SolveResult) -> list[str]:
+    if r.expected_score is not None:
+        return [f"expected score (order hidden, exact): {r.expected_score}"]
+    lines = [f"expected score (order hidden): not exact ({r.not_exact_because})"]
+    if r.sampled is not None:
+        s = r.sampled
+        for e in (s.policy, s.clairvoyant):
+            lines.append(f"  {e.estimate:.3f} [{e.interval[0]:.3f}, {e.interval[1]:.3f}] -- {e.quantity}")
+        lines.append(f"  {s.samples} samples, seed {s.seed}")
+    return lines
+
+
 def _hint_text(_request: object, r: HintResult) -> str:
+    if r.mode == "hidden":
+        lines = [f"expected score: {r.expected_score}"]
+        lines += [f"{m.expected_score or '?':>12}  {move_text(m.move)}" for m in r.moves]
+        lines += [f"{d.expected_score or '?':>12}  draw {d.tile.n} ({d.tile.spaces} spaces), p = {d.probability}"
+                  for d in r.draws]
+        return "\n".join(lines + [_text.stopped_text(r.stats)])
     return "\n".join([f"{_value_text(m):>10}  {move_text(m.move)}" for m in r.moves] + [_text.stopped_text(r.stats)])
 
 
@@ -563,6 +726,8 @@ def _check_text(_request: object, r: CheckResult) -> str:
     head = f"status: {r.status}; {r.turns_left} turns left; next colour {COLORS[r.color]}; score at most {r.upper_score}"
     if r.score is not None:
         head += f"; final score {r.score}"
+    if r.pool_size is not None:
+        head += f"; order hidden, {r.pool_size} tiles face down"
     return "\n".join([head] + [f"  {move_text(c.move)}" for c in r.moves])
 
 
@@ -612,7 +777,9 @@ GAME = Game(
     move_text=move_text,
     operations=operations(
         Operation("solve", "The best final score with a line reaching it (exact unless a limit stops it)", "search",
-                  SearchRequest, SolveResult, position_search(solve), _solve_text),
+                  SearchRequest, SolveResult,
+                  lambda q, limit, control: solve(q.position, limit, control=control, seed=q.seed, samples=q.samples),
+                  _solve_text),
         Operation("hint", "Every distinct legal move with its best final score, best first", "search",
                   SearchRequest, HintResult, position_search(hint), _hint_text),
         Operation("check", "Validate a position and list its distinct legal moves", "quick",

@@ -39,6 +39,26 @@ PositionSpec make_spec(const std::vector<TileTuple>& tiles, const std::vector<Ed
   return spec;
 }
 
+// The order hidden: the table as above, then pool, turns_left (-1: the
+// default) and the drawn tile, if any.
+#define HIDDEN_ARGS                                                                                    \
+  const std::vector<TileTuple>&tiles, const std::vector<EdgeTuple>&edge, const std::vector<int>&supply, \
+      int next, const std::vector<NewTuple>&pool, int turns_left, const std::optional<NewTuple>&drawn
+#define HIDDEN_NAMES                                                                                   \
+  py::arg("tiles"), py::arg("edge"), py::arg("supply"), py::arg("next"), py::arg("pool"), py::arg("turns_left"), \
+      py::arg("drawn")
+
+std::unique_ptr<HiddenGame> make_hidden(HIDDEN_ARGS) {
+  HiddenSpec h;
+  for (const auto& [n, spaces] : pool) h.pool.push_back({n, spaces});
+  h.turns_left = turns_left;
+  if (drawn) {
+    h.has_drawn = true;
+    h.drawn = {std::get<0>(*drawn), std::get<1>(*drawn)};
+  }
+  return std::make_unique<HiddenGame>(make_spec(tiles, edge, supply, next, {}), h);
+}
+
 #define POSITION_ARGS                                                                                  \
   const std::vector<TileTuple>&tiles, const std::vector<EdgeTuple>&edge, const std::vector<int>&supply, \
       int next, const std::vector<NewTuple>&rest
@@ -132,11 +152,29 @@ void put_value(py::dict& d, int lower, int upper, bool exact) {
   d["exact"] = exact;
 }
 
+py::str fraction(const ExactValue& v) { return py::str(fraction_text(v)); }
+py::object fraction_or_none(bool exact, const ExactValue& v) { return exact ? py::object(fraction(v)) : py::none(); }
+
+py::dict tile_dict(const NewTile& t) {
+  py::dict d;
+  d["n"] = t.n;
+  d["spaces"] = t.spaces;
+  return d;
+}
+
+py::dict interval_dict(double mean, double low, double high, const char* quantity) {
+  py::dict d;
+  d["estimate"] = mean;
+  d["interval"] = py::make_tuple(low, high);
+  d["quantity"] = quantity;
+  return d;
+}
+
 }  // namespace
 
 void bind_onrun_contest(py::module_& m);  // competitive_binding.cpp
 
-SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known") {
+SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
   m.attr("MAX_TILES") = kMaxTiles;
   m.attr("MAX_PAWNS_PER_COLOR") = kMaxPawnsPerColor;
   m.attr("MAX_COORDINATE") = kMaxCoordinate;
@@ -246,6 +284,117 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known") {
         return d;
       },
       POSITION_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
+      py::arg("control") = nullptr);
+
+  m.def(
+      "hidden_check",
+      [](HIDDEN_ARGS) {
+        std::unique_ptr<HiddenGame> game;
+        std::vector<Child> kids;
+        std::vector<Cell> flash, areas;
+        {
+          py::gil_scoped_release release;
+          game = make_hidden(tiles, edge, supply, next, pool, turns_left, drawn);
+          const State& s = game->root().state;
+          if (game->root().drawn >= 0) kids = game->engine().children(s);  // else the tile is not known yet
+          if (!game->engine().final(s)) flash = game->engine().flashpoints(s);
+          areas = game->engine().edge_areas(s);
+        }
+        const Game& engine = game->engine();
+        const State& s = game->root().state;
+        py::dict d;
+        d["status"] = status_name(engine, s);
+        d["turns_left"] = engine.turns_left(s);
+        d["color"] = static_cast<int>(s.next);
+        d["score"] = engine.final(s) ? py::object(py::int_(engine.score(s))) : py::none();
+        d["upper_score"] = engine.upper_score(s);
+        py::list fl, ar;
+        for (Cell c : flash) fl.append(cell_pair(c));
+        for (Cell c : areas) ar.append(cell_pair(c));
+        d["flashpoints"] = fl;
+        d["edge_areas"] = ar;
+        py::list moves;
+        for (const Child& k : kids) {
+          py::dict e;
+          e["move"] = move_dict(k.move);
+          e["equivalent"] = moves_list(k.equivalent);
+          moves.append(e);
+        }
+        d["moves"] = moves;
+        d["pool_size"] = game->pool_size(game->root());
+        return d;
+      },
+      HIDDEN_NAMES, "check with the order hidden: moves are listed only when the next tile is drawn.");
+
+  m.def(
+      "hidden_solve",
+      [](HIDDEN_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control, uint64_t seed,
+         int samples, bool sample_only) {
+        HiddenSolveResult r;
+        {
+          py::gil_scoped_release release;
+          const std::unique_ptr<HiddenGame> game = make_hidden(tiles, edge, supply, next, pool, turns_left, drawn);
+          r = solve_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control, seed, samples, sample_only);
+        }
+        py::dict d;
+        d["exact"] = r.exact;
+        d["expected_score"] = fraction_or_none(r.exact, r.value);
+        d["not_exact_because"] = r.exact ? py::none() : py::object(py::str(r.why_not));
+        if (r.sampled) {
+          const SampledValue& v = r.sample;
+          py::dict e;
+          e["seed"] = v.seed;
+          e["samples"] = v.samples;
+          e["samples_asked"] = v.samples_asked;
+          e["policy"] = interval_dict(v.policy_mean, v.policy_low, v.policy_high,
+                                      "lower bound: the mean score of a fixed policy that sees only the drawn tile");
+          e["clairvoyant"] = interval_dict(v.clairvoyant_mean, v.clairvoyant_low, v.clairvoyant_high,
+                                           "upper bound: the clairvoyant mean (known-order best scores)");
+          e["clairvoyant_bounded"] = v.clairvoyant_bounded;
+          e["clairvoyant_nodes"] = v.clairvoyant_nodes;
+          d["sampled"] = e;
+        } else {
+          d["sampled"] = py::none();
+        }
+        d["stats"] = stats_dict(r.stats);
+        return d;
+      },
+      HIDDEN_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
+      py::arg("control") = nullptr, py::arg("seed") = 0, py::arg("samples") = kDefaultSamples,
+      py::arg("sample_only") = false);
+
+  m.def(
+      "hidden_hint",
+      [](HIDDEN_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control) {
+        HiddenHintResult r;
+        {
+          py::gil_scoped_release release;
+          const std::unique_ptr<HiddenGame> game = make_hidden(tiles, edge, supply, next, pool, turns_left, drawn);
+          r = hint_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control);
+        }
+        py::list moves, draws;
+        for (const HiddenChoice& h : r.moves) {
+          py::dict e;
+          e["move"] = move_dict(h.child.move);
+          e["equivalent"] = moves_list(h.child.equivalent);
+          e["expected_score"] = fraction_or_none(h.exact, h.value);
+          moves.append(e);
+        }
+        for (const HiddenDraw& h : r.draws) {
+          py::dict e;
+          e["tile"] = tile_dict(h.tile);
+          e["probability"] = fraction({static_cast<Uint128>(h.count), static_cast<Uint128>(r.pool_size)});
+          e["expected_score"] = fraction_or_none(h.exact, h.value);
+          draws.append(e);
+        }
+        py::dict d;
+        d["expected_score"] = fraction_or_none(r.exact, r.value);
+        d["moves"] = moves;
+        d["draws"] = draws;
+        d["stats"] = stats_dict(r.stats);
+        return d;
+      },
+      HIDDEN_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
       py::arg("control") = nullptr);
 
   m.def(

@@ -38,3 +38,15 @@ class onrun:  # a submodule
     def contest_replay(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
                        deal_rest: list[onrun.NewTuple], players: int, passes: int, neutral: list[int],
                        line: list[onrun.ContestMoveTuple]) -> dict: ...
+    @staticmethod
+    def hidden_check(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+                     pool: list[onrun.NewTuple], turns_left: int, drawn: onrun.NewTuple | None) -> dict: ...
+    @staticmethod
+    def hidden_solve(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+                     pool: list[onrun.NewTuple], turns_left: int, drawn: onrun.NewTuple | None, max_nodes: int,
+                     max_seconds: float, max_memory_mb: int, control: Control | None = None, seed: int = 0,
+                     samples: int = 64, sample_only: bool = False) -> dict: ...
+    @staticmethod
+    def hidden_hint(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+                    pool: list[onrun.NewTuple], turns_left: int, drawn: onrun.NewTuple | None, max_nodes: int,
+                    max_seconds: float, max_memory_mb: int, control: Control | None = None) -> dict: ...

@@ -293,7 +293,8 @@ uint64_t Game::key(const State& s) const {
   for (int i = 0; i < s.ntiles; ++i) {
     const Tile& t = s.tiles[i];
     const uint64_t pawns = t.pawns[0] | (t.pawns[1] << 4) | (t.pawns[2] << 8) | (t.pawns[3] << 12);
-    h ^= zobrist(2, pack(t.cell), pawns | (uint64_t{t.n} << 16));
+    // Spaces too: with the order hidden, two kinds may share a number.
+    h ^= zobrist(2, pack(t.cell), pawns | (uint64_t{t.n} << 16) | (uint64_t{t.spaces} << 20));
   }
   for (int i = 0; i < s.nedge; ++i) h ^= zobrist(3, pack(s.edge[i].cell), s.edge[i].color);
   for (int k = 0; k < kColors; ++k) h ^= zobrist(4, static_cast<uint64_t>(k), s.supply[k]);
@@ -436,9 +437,8 @@ std::vector<Cell> Game::edge_areas(const State& s) const {
   return out;
 }
 
-State Game::place_tile(const State& s, Cell at, TurnReport* report) const {
+State Game::place_tile(const State& s, const NewTile& nt, Cell at, TurnReport* report) const {
   State t = s;
-  const NewTile& nt = deal_[s.drawn];
   for (int i = 0; i < t.nedge; ++i)
     if (t.edge[i].cell == at) {
       if (report) report->covered_color = t.edge[i].color;
@@ -610,10 +610,13 @@ State Game::act(const State& placed, const Move& m, TurnReport* report) const {
 }
 
 void Game::moves(const State& s, std::vector<Move>& out, bool* truncated) const {
-  if (final(s)) return;
+  if (!final(s)) moves_with(s, next_tile(s), out, truncated);
+}
+
+void Game::moves_with(const State& s, const NewTile& tile, std::vector<Move>& out, bool* truncated) const {
   const int c = s.next;
   for (Cell place : flashpoints(s)) {
-    const State placed = place_tile(s, place, nullptr);
+    const State placed = place_tile(s, tile, place, nullptr);
     Move pass;
     pass.place = place;
     out.push_back(pass);
@@ -679,7 +682,7 @@ bool Game::legal(const State& s, const Move& m, std::string* why) const {
   const std::vector<Cell> fp = flashpoints(s);
   if (std::find(fp.begin(), fp.end(), m.place) == fp.end())
     return fail("place " + cell_text(m.place) + " is not a flashpoint");
-  const State placed = place_tile(s, m.place, nullptr);
+  const State placed = place_tile(s, next_tile(s), m.place, nullptr);
   const Lookup look(placed);
   const int c = s.next;
   switch (m.kind) {
@@ -719,9 +722,13 @@ bool Game::legal(const State& s, const Move& m, std::string* why) const {
 }
 
 State Game::apply(const State& s, const Move& m, TurnReport* report) const {
+  return apply_with(s, next_tile(s), m, report);
+}
+
+State Game::apply_with(const State& s, const NewTile& tile, const Move& m, TurnReport* report) const {
   Move sorted = m;
   std::sort(sorted.to.begin(), sorted.to.end());
-  return act(place_tile(s, m.place, report), sorted, report);
+  return act(place_tile(s, tile, m.place, report), sorted, report);
 }
 
 // ------------------------------------------------------------ the deal

@@ -12,6 +12,7 @@
 
 #include "core/limits.hpp"
 #include "core/table.hpp"
+#include "search/exact_expectimax.hpp"
 #include "search/proof.hpp"
 
 namespace sj::onrun {
@@ -140,6 +141,9 @@ class Game {
   // outcomes take more than kMaxEvacuationWork steps to list is cut short:
   // `truncated` is set, or InvalidInput thrown when it is null.
   void moves(const State& s, std::vector<Move>& out, bool* truncated) const;
+  // The same with `tile` as the tile drawn, whatever the deal says (the
+  // order hidden: the searches draw it from the pool).
+  void moves_with(const State& s, const NewTile& tile, std::vector<Move>& out, bool* truncated) const;
   // Distinct legal moves in canonical order (each with the others giving
   // its state); throws InvalidInput past kMaxEvacuationWork or past
   // kMaxListedMoves moves.
@@ -147,13 +151,14 @@ class Game {
   // Legal? If not, `why` says which rule it breaks.
   bool legal(const State& s, const Move& m, std::string* why) const;
   State apply(const State& s, const Move& m, TurnReport* report = nullptr) const;
+  State apply_with(const State& s, const NewTile& tile, const Move& m, TurnReport* report = nullptr) const;
 
   PositionSpec to_spec(const State& s) const;
   uint64_t key(const State& s) const;
 
  private:
   friend class Contest;  // the competitive game plays its turns with these
-  State place_tile(const State& s, Cell at, TurnReport* report) const;
+  State place_tile(const State& s, const NewTile& tile, Cell at, TurnReport* report) const;
   void evacuations(const State& placed, int color, std::vector<Move>& out, Cell place, bool* truncated) const;
   State act(const State& placed, const Move& m, TurnReport* report) const;
   // upper_objective from the pawns per colour at the edge, on tiles and in
@@ -267,5 +272,119 @@ class Contest {
   int players_;
   ContestState initial_;
 };
+
+// ------------------------------------------------------------ hidden order
+
+// A tile kind: (n, spaces), 6 x 3 of them; the pool counts each.
+inline constexpr int kTileKinds = 18;
+inline int kind_of(const NewTile& t) { return (t.n - 1) * 3 + (t.spaces - 1); }
+inline NewTile tile_of_kind(int kind) { return {kind / 3 + 1, kind % 3 + 1}; }
+using Pool = std::array<uint8_t, kTileKinds>;
+
+struct HiddenSpec {
+  std::vector<NewTile> pool;
+  int turns_left = -1;  // -1: the default, len(pool) (+1 with drawn)
+  bool has_drawn = false;
+  NewTile drawn;
+};
+
+// The order hidden, as an ExactExpectimaxGame: a chance node draws a tile
+// from the pool (weighted by its count), a decision node has it drawn and
+// picks the move. Value: the final score.
+class HiddenGame {
+ public:
+  struct Node {
+    State state;
+    Pool pool{};
+    int8_t drawn = -1;  // the kind drawn for this turn; -1 at a chance node
+  };
+  using State = Node;
+  struct Weighted {
+    Node state;
+    uint64_t weight = 0;
+  };
+
+  // Throws InvalidInput naming the field.
+  HiddenGame(const PositionSpec& table, const HiddenSpec& hidden);
+
+  // The engine, its deal standing for the turns left (placeholder tiles,
+  // the drawn one first): turns, flashpoints, bounds and, with a tile
+  // drawn, the root's moves are the known-order engine's.
+  const Game& engine() const { return engine_; }
+  const Node& root() const { return root_; }
+  int pool_size(const Node& n) const;
+
+  bool is_final(const Node& n) const { return engine_.final(n.state); }
+  bool is_chance(const Node& n) const { return n.drawn < 0; }
+  uint64_t leaf_value(const Node& n) const { return static_cast<uint64_t>(engine_.score(n.state)); }
+  uint64_t upper_value(const Node& n) const { return static_cast<uint64_t>(engine_.upper_score(n.state)); }
+  uint64_t key(const Node& n) const;
+  void chance_children(const Node& n, std::vector<Weighted>& out) const;
+  void decision_children(const Node& n, std::vector<Node>& out) const;
+  // The node after `move` with the drawn tile.
+  Node after(const Node& n, const Move& move) const;
+  // A known-order game of this position with `deal` as the tiles to come.
+  Game known(const std::vector<NewTile>& deal) const;
+
+ private:
+  PositionSpec table_;
+  Game engine_;
+  Node root_;
+};
+
+struct SampledValue {
+  uint64_t seed = 0;
+  int samples = 0;            // played (a time limit may cut them short)
+  int samples_asked = 0;
+  // A fixed policy (below) on sampled deals: estimates a lower bound.
+  double policy_mean = 0, policy_low = 0, policy_high = 0;
+  // Known-order best scores on the same deals: an upper bound.
+  double clairvoyant_mean = 0, clairvoyant_low = 0, clairvoyant_high = 0;
+  int clairvoyant_bounded = 0;  // samples whose known-order solve stopped: its proved upper bound used
+  uint64_t clairvoyant_nodes = 0;  // the node quota of each known-order solve
+};
+
+struct HiddenSolveResult {
+  bool exact = false;
+  ExactValue value;         // when exact
+  const char* why_not = "";  // when not: "limit", "overflow", "large" or "asked"
+  bool sampled = false;
+  SampledValue sample;
+  SearchStats stats;
+};
+
+struct HiddenChoice {
+  Child child;
+  bool exact = false;
+  ExactValue value;
+};
+struct HiddenDraw {
+  NewTile tile;
+  int count = 0;
+  bool exact = false;
+  ExactValue value;
+};
+struct HiddenHintResult {
+  int pool_size = 0;
+  std::vector<HiddenChoice> moves;  // with a tile drawn; best first, ties canonical
+  std::vector<HiddenDraw> draws;    // without: per kind, in kind order
+  bool exact = false;
+  ExactValue value;  // of the position
+  SearchStats stats;
+};
+
+// The exact search is tried when at most this many turns are left; past it
+// a full enumeration is hopeless (the pools of a full game have 10^30 orders
+// and more), and the answer is sampled at once.
+inline constexpr int kExactTurns = 12;
+inline constexpr int kDefaultSamples = 64;
+// The node quota of one known-order solve of a sampled deal (fixed, so the
+// answer is the same on any machine); a smaller max_nodes shares itself out.
+inline constexpr uint64_t kClairvoyantNodes = 20'000;
+
+// `sample_only` (for tests and measuring) skips the exact search.
+HiddenSolveResult solve_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed,
+                               int samples, bool sample_only = false);
+HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Control* control);
 
 }  // namespace sj::onrun

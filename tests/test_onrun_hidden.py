@@ -1,0 +1,187 @@
+"""On the Run! with the tile order hidden: the exact expected score, hints
+and per-draw values against the plain-Python brute-force expectimax
+(tests/onrun_reference.py, exact fractions, sharing no code with the
+engine) on seeded small positions; the positions' validation; and the
+sampled answer's labels and bounds.
+
+SMOKEJUMPER_CROSS_CASES scales the number of cases (default 2000)."""
+
+from __future__ import annotations
+
+import os
+import random
+from fractions import Fraction
+
+import pytest
+
+import onrun_reference as ref
+from smokejumper import Limit, onrun
+from smokejumper._core import InvalidPositionError
+
+CASES = int(os.environ.get("SMOKEJUMPER_CROSS_CASES", "2000"))
+BOX = [n for n in range(1, 7) for _ in range(7)] + [3]
+LIMIT = Limit(seconds=60)
+
+
+def hidden_position(seed: int) -> dict:
+    """A small hidden-order position: from the start, or a few turns into a
+    known deal, with a pool of 2-6 tiles, 1-2 turns left (mid-game, where
+    evacuations multiply the moves: 2 only with a tile drawn; the brute
+    force takes seconds on more) and sometimes a tile drawn. Only
+    colours with a turn to come keep pawns in the supply, and those few, so
+    that many positions can be won and their values are not all 0."""
+    rng = random.Random(seed)
+
+    def tile() -> dict:
+        n = rng.choice(BOX)
+        return {"n": n, "spaces": rng.randint(1, 3)} if rng.random() < 0.3 else {"n": n}
+
+    pool = [tile() for _ in range(rng.randint(2, 6))]
+    drawn = tile() if rng.random() < 0.3 else None
+    available = len(pool) + (drawn is not None)
+    turns = rng.randint(1, 2)
+    if rng.random() < 0.6:
+        position = {"start": [tile(), tile()], "supply": [0, 0, 0, 0]}
+    else:
+        known = {"deal": [tile() for _ in range(rng.randint(5, 7))], "supply": [rng.choice([1, 1, 2]) for _ in range(4)]}
+        for _ in range(rng.randint(1, 3)):
+            moves = [c.move for c in onrun.check(known).moves]
+            busy = [m for m in moves if m.action.kind != "pass"] or moves
+            known = onrun.replay(known, [rng.choice(busy)]).position.model_dump(mode="json", exclude_none=True)
+        position = {k: known[k] for k in ("tiles", "edge", "supply", "next")}
+        turns = turns if drawn is not None else 1
+    nxt = position.get("next", 0)
+    acting = {(nxt + i) % 4 for i in range(turns)}
+    position["supply"] = [rng.choice([0, 1, 1, 2]) if c in acting else 0 for c in range(4)]
+    position["pool"] = pool
+    if drawn is not None:
+        position["drawn"] = drawn
+    if rng.random() < 0.5 or turns < available:
+        position["turns_left"] = turns
+    return position
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict]:
+    return [hidden_position(seed) for seed in range(CASES)]
+
+
+def dump(move: onrun.Move) -> dict:
+    return move.model_dump(mode="json", exclude_none=True)
+
+
+def test_the_expected_score_hint_values_and_draw_values_agree_with_the_brute_force(cases):
+    kinds = {"drawn": 0, "draws": 0, "moves": 0, "positive": 0}
+    for i, p in enumerate(cases):
+        h = ref.Hidden(p)
+        ex = ref.Expectimax()
+        want = ref.expected_score(h, ex)
+        solved = onrun.solve(p, LIMIT)
+        assert solved.mode == "hidden" and solved.exact and solved.sampled is None, (i, p)
+        assert Fraction(solved.expected_score) == want, (i, p, solved.expected_score, want)
+        assert solved.expected_score == f"{want.numerator}/{want.denominator}"
+        kinds["positive"] += want > 0
+        hint = onrun.hint(p, LIMIT)
+        assert hint.mode == "hidden" and Fraction(hint.expected_score) == want, (i, p)
+        if h.turns == 0:
+            assert hint.moves == [] and hint.draws == []
+        elif h.drawn is not None:
+            kinds["drawn"] += 1
+            expected = ex.moves(h.pos, h.pool, h.turns, h.drawn)
+            got = [(dump(m.move), Fraction(m.expected_score)) for m in hint.moves]
+            # Same moves, same values, best first with ties in canonical order.
+            assert got == [(m, v) for m, v in expected], (i, p)
+            kinds["moves"] += len(got)
+        else:
+            kinds["draws"] += 1
+            got = [((d.tile.n, d.tile.spaces), Fraction(d.probability), Fraction(d.expected_score)) for d in hint.draws]
+            assert got == ref.draw_values(h, ex), (i, p)
+            assert hint.moves == []
+    # The cases reach every branch, and not only zeros.
+    assert kinds["drawn"] > CASES // 10 and kinds["draws"] > CASES // 10 and kinds["positive"] > CASES // 20, kinds
+
+
+def test_check_reads_hidden_positions(cases):
+    for p in cases[:200]:
+        h = ref.Hidden(p)
+        c = onrun.check(p)
+        assert c.mode == "hidden" and c.turns_left == h.turns and c.pool_size == len(p["pool"])
+        assert sorted(map(tuple, c.edge_areas)) == sorted(ref.edge_areas(h.pos))
+        if h.turns:
+            assert sorted(map(tuple, c.flashpoints)) == sorted(ref.flashpoints(h.pos))
+        if h.drawn is not None and h.turns:
+            want = [m for m, _ in ref.legal_moves(ref._with_tile(h.pos, h.drawn))]
+            assert [dump(m.move) for m in c.moves] == want
+        else:
+            assert c.moves == []
+
+
+START = {"start": [{"n": 3}, {"n": 5}], "pool": [{"n": 2}, {"n": 6}, {"n": 1}], "supply": [1, 1, 1, 0]}
+TABLE = {"tiles": [{"q": 0, "r": 0, "n": 3}, {"q": 1, "r": 0, "n": 5}], "supply": [1, 0, 0, 0]}
+
+
+@pytest.mark.parametrize("position, field", [
+    ({**START, "turns_left": -1}, "turns_left"),
+    ({**START, "turns_left": 4}, "turns_left"),
+    ({**START, "drawn": {"n": 2}, "turns_left": 5}, "turns_left"),
+    ({**START, "drawn": {"n": 2}, "turns_left": 0}, "turns_left"),
+    ({**TABLE, "pool": [{"n": 2}], "deal_rest": [{"n": 4}]}, "deal_rest"),
+    ({**TABLE, "turns_left": 1}, "turns_left"),
+    ({**TABLE, "drawn": {"n": 1}}, "drawn"),
+    ({**START, "start": [{"n": 3}]}, "start"),
+    ({**START, "pool": [{"n": 7}]}, "pool.0.n"),
+    ({**START, "drawn": {"n": 2, "spaces": 4}}, "drawn.spaces"),
+    ({**START, "deal": [{"n": 1}, {"n": 2}]}, "deal"),
+])
+def test_bad_hidden_positions_are_refused_naming_the_field(position, field):
+    with pytest.raises(InvalidPositionError, match=field.replace(".", r"\.")):
+        onrun.check(position)
+    with pytest.raises(InvalidPositionError, match=field.replace(".", r"\.")):
+        onrun.solve(position, LIMIT)
+
+
+def test_the_defaults_and_the_bounds_of_turns_left():
+    assert onrun.check(START).turns_left == 3
+    assert onrun.check({**START, "drawn": {"n": 2}}).turns_left == 4
+    assert onrun.check({**START, "turns_left": 0}).status == "loss"
+    assert onrun.solve({**START, "turns_left": 0}, LIMIT).expected_score == "0/1"
+    assert onrun.solve({**START, "supply": [0, 0, 0, 0], "turns_left": 0}, LIMIT).expected_score == "1/1"
+    # A known-order operation on a hidden position says why it cannot.
+    with pytest.raises(InvalidPositionError, match="hidden"):
+        onrun.replay(START, [])
+
+
+def test_a_node_limit_stops_the_exact_search_and_the_answer_is_sampled_and_labelled():
+    p = {"start": [{"n": 3}, {"n": 5}], "pool": [{"n": n} for n in (1, 2, 4, 6, 6, 2)], "supply": [1, 1, 1, 1]}
+    r = onrun.solve(p, Limit(nodes=2_000), seed=7, samples=20)
+    assert not r.exact and r.expected_score is None and r.not_exact_because == "limit"
+    s = r.sampled
+    assert s is not None and s.seed == 7 and s.samples_asked == 20
+    assert "lower bound" in s.policy.quantity and "upper bound" in s.clairvoyant.quantity
+    assert r.stats.nodes <= 2_000
+    # Deterministic for a seed and node limits.
+    assert onrun.solve(p, Limit(nodes=2_000), seed=7, samples=20).sampled == s
+
+
+def test_sampled_bounds_bracket_the_exact_value_on_small_pools():
+    """Where both are computable: the policy's mean is on average at most the
+    clairvoyant mean, and the exact value lies within [policy interval low,
+    clairvoyant interval high]."""
+    rng = random.Random(5)
+    lows = highs = 0.0
+    checked = 0
+    for seed in range(40):
+        pool = [{"n": rng.choice(BOX)} for _ in range(rng.randint(4, 6))]
+        p = {"start": [{"n": rng.choice(BOX)}, {"n": rng.choice(BOX)}], "pool": pool,
+             "supply": [rng.choice([1, 1, 2]) for _ in range(4)]}
+        exact = onrun.solve(p, LIMIT)
+        s = onrun.solve(p, LIMIT, seed=seed, samples=200, sample_only=True).sampled
+        assert s is not None and s.samples == 200
+        value = float(Fraction(exact.expected_score))
+        assert s.policy.interval[0] <= value + 1e-9 and value <= s.clairvoyant.interval[1] + 1e-9, (p, s, value)
+        assert s.clairvoyant_bounded == 0 or "upper" in s.clairvoyant.quantity
+        lows += s.policy.estimate
+        highs += s.clairvoyant.estimate
+        checked += 1
+    assert checked == 40
+    assert lows <= highs
