@@ -1,10 +1,12 @@
-"""Benchmarks for the On the Run! known-order solver (issue 20). Prints
-markdown tables: the best score on seeded small deals side by side (C++
-against the Python reference, C++ with against without its bound), then
-seeded full deals (41 turns): the share decided exactly within the limit,
-median time, nodes/s; and peak memory.
+"""Benchmarks for the On the Run! solvers (issue 20). Prints markdown
+tables: the best score on seeded small deals side by side (C++ against the
+Python reference, C++ with against without its bound), then seeded full
+deals (41 turns): the share decided exactly within the limit, median time,
+nodes/s; then the order hidden: the exact expected score on small pools
+(C++ against the Python brute force) and a full game's sampled bounds with
+their intervals; and peak memory.
 
-    .venv/bin/python bench/onrun.py [--seconds 60] [--deals 20] [--small 40] [--quick]
+    .venv/bin/python bench/onrun.py [--seconds 60] [--deals 20] [--small 40] [--samples 64] [--quick]
 """
 
 from __future__ import annotations
@@ -68,20 +70,64 @@ def full_deals(count: int, seconds: float) -> None:
           f"{exact or '-'} | {undecided or '-'} |", flush=True)
 
 
+def hidden_small(count: int) -> None:
+    print(f"\n## Order hidden: exact expected score on small pools, C++ against the Python brute force "
+          f"({count} positions per size, one core)\n")
+    print("| pool | supply | positions | agree | Python s | C++ s | C++ nodes | positive values |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for pool_size, supply in [(3, [1, 1, 1, 0]), (4, [1, 1, 1, 1])]:
+        t_py = t_cpp = 0.0
+        nodes = agree = positive = 0
+        for seed in range(1, count + 1):
+            tiles = [{"n": n, "spaces": s} for n, s in onrun._native.deal(seed, pool_size + 2)]
+            position = {"start": tiles[:2], "pool": tiles[2:], "supply": supply}
+            start = time.perf_counter()
+            want = ref.expected_score(ref.Hidden(position))
+            t_py += time.perf_counter() - start
+            r = onrun.solve(position, Limit(seconds=60))
+            t_cpp += r.stats.seconds
+            nodes += r.stats.nodes
+            agree += r.expected_score == f"{want.numerator}/{want.denominator}"
+            positive += want > 0
+        print(f"| {pool_size} | {supply} | {count} | {agree} | {t_py:.3f} | {t_cpp:.4f} | {nodes:,} | {positive} |",
+              flush=True)
+
+
+def hidden_full(seconds: float, samples: int) -> None:
+    print(f"\n## Order hidden, a full game (41 turns from the box, 12 pawns a colour): sampled bounds, "
+          f"{samples} deals (seed 1), limit {seconds:g} s, one core\n")
+    print("| samples | policy mean (LOWER bound) [95%] | clairvoyant mean (UPPER bound) [95%] | "
+          "clairvoyant from proved bounds | s | stopped by |")
+    print("| ---: | --- | --- | ---: | ---: | --- |")
+    box = onrun.deal(1).position.deal or []
+    position = {"start": [t.model_dump() for t in box[:2]], "pool": [t.model_dump() for t in box[2:]]}
+    r = onrun.solve(position, Limit(seconds=seconds), seed=1, samples=samples)
+    s = r.sampled
+    assert s is not None
+    print(f"| {s.samples} | {s.policy.estimate:.1f} [{s.policy.interval[0]:.1f}, {s.policy.interval[1]:.1f}] | "
+          f"{s.clairvoyant.estimate:.1f} [{s.clairvoyant.interval[0]:.1f}, {s.clairvoyant.interval[1]:.1f}] | "
+          f"{s.clairvoyant_bounded} | {r.stats.seconds:.1f} | {r.stats.stopped_by or '-'} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=60.0, help="limit per full-deal solve")
     parser.add_argument("--deals", type=int, default=20, help="full deals")
     parser.add_argument("--small", type=int, default=40, help="small deals per size")
+    parser.add_argument("--samples", type=int, default=64, help="sampled deals of the hidden-order full game")
     parser.add_argument("--quick", action="store_true", help="a short run (smoke test)")
     args = parser.parse_args()
     print(f"# On the Run! benchmarks ({time.strftime('%Y-%m-%d')})")
     if args.quick:
         small_deals(min(args.small, 5))
         full_deals(min(args.deals, 3), min(args.seconds, 2))
+        hidden_small(min(args.small, 5))
+        hidden_full(min(args.seconds, 10), min(args.samples, 16))
     else:
         small_deals(args.small)
         full_deals(args.deals, args.seconds)
+        hidden_small(args.small)
+        hidden_full(args.seconds, args.samples)
     print(f"\npeak RSS: {peak_rss_mb():.0f} MiB")
 
 

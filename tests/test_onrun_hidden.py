@@ -171,12 +171,13 @@ def test_sampled_bounds_bracket_the_exact_value_on_small_pools():
     lows = highs = 0.0
     checked = 0
     for seed in range(40):
-        pool = [{"n": rng.choice(BOX)} for _ in range(rng.randint(4, 6))]
+        pool = [{"n": rng.choice(BOX)} for _ in range(rng.randint(3, 5))]
         p = {"start": [{"n": rng.choice(BOX)}, {"n": rng.choice(BOX)}], "pool": pool,
-             "supply": [rng.choice([1, 1, 2]) for _ in range(4)]}
+             "supply": [rng.choice([0, 1, 1]) for _ in range(4)]}
         exact = onrun.solve(p, LIMIT)
-        s = onrun.solve(p, LIMIT, seed=seed, samples=200, sample_only=True).sampled
-        assert s is not None and s.samples == 200
+        s = onrun.solve(p, LIMIT, seed=seed, samples=100, sample_only=True).sampled
+        assert s is not None and s.samples == 100
+        assert exact.expected_score is not None, p
         value = float(Fraction(exact.expected_score))
         assert s.policy.interval[0] <= value + 1e-9 and value <= s.clairvoyant.interval[1] + 1e-9, (p, s, value)
         assert s.clairvoyant_bounded == 0 or "upper" in s.clairvoyant.quantity

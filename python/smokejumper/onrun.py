@@ -633,8 +633,12 @@ _TWO: dict = {"players": 2, "tiles": [{"q": 0, "r": 0, "n": 3, "pawns": [1, 0, 0
               "supply": [1, 1, 1, 1], "deal_rest": [{"n": 2}]}
 
 SearchRequest = search_request("OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}])
+# The order hidden, a tile drawn: its moves are listed too.
+_HIDDEN_EXAMPLE: dict = {"start": [{"n": 3}, {"n": 5}], "pool": [{"n": 2}, {"n": 6}], "drawn": {"n": 1},
+                         "supply": [1, 1, 1, 0]}
 CheckRequest = position_request("OnrunCheckRequest", Position,
-                                [{"position": _EXAMPLE}, {"position": _THREE}, {"position": _TWO}])
+                                [{"position": _EXAMPLE}, {"position": _THREE}, {"position": _TWO},
+                                 {"position": _HIDDEN_EXAMPLE}])
 SearchRequest = search_request(
     "OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}],
     seed=(int, Field(0, ge=0, lt=2**64, description="Order hidden, sampled: the seed of the deals")),
