@@ -59,7 +59,9 @@ function moveNode(m) {
   return html("span", {}, `tile to ${cellText(m.place)}, ${actionText(m.action)}`);
 }
 
-const valueText = (v) => (v.exact ? String(v.best_score) : `${v.score_bounds[0]}–${v.score_bounds[1]}`);
+// A hidden-order hint values a move by its expected score (a fraction).
+const valueText = (v) => v.expected_score
+  ?? (v.exact ? String(v.best_score) : `${v.score_bounds[0]}–${v.score_bounds[1]}`);
 
 const TEMPLATE = layout(
   `${BOARD_SLOTS}
