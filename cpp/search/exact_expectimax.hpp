@@ -10,7 +10,7 @@
 // usual case: a draw a turn) the denominators already agree and the
 // arithmetic is sums and comparisons only; otherwise children are brought
 // to their least common multiple. Any product that would overflow stops the
-// search with StopReason-like `overflow`, never a wrong answer. Results are
+// search (ExactOutcome::kOverflow), never a wrong answer. Results are
 // reduced by their gcd only at the end.
 //
 // Games plug in through ExactExpectimaxGame. An optional admissible
@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/limits.hpp"
@@ -120,8 +121,12 @@ class ExactExpectimax {
     v->denominator = denominator;
     return true;
   }
+  // The least common multiple of two denominators.
   bool common(Uint128 a, Uint128 b, Uint128* lcm) {
-    if (a == b) return (*lcm = a), true;
+    if (a == b) {
+      *lcm = a;
+      return true;
+    }
     return times(a / gcd128(a, b), b, lcm) || fail(ExactOutcome::kOverflow);
   }
   bool fail(ExactOutcome why) {
@@ -148,20 +153,9 @@ class ExactExpectimax {
       for (const Weighted& k : kids) total += k.weight;
       ExactValue sum{0, 0};
       for (const Weighted& k : kids) {
-        ExactValue v = search(k.state, depth + 1);
+        const ExactValue v = search(k.state, depth + 1);
         if (outcome_ != ExactOutcome::kExact) return {};
-        if (sum.denominator == 0) {
-          if (!times(v.denominator, total, &sum.denominator)) return fail(ExactOutcome::kOverflow), ExactValue{};
-        } else {
-          Uint128 child_common = 0;
-          if (!common(sum.denominator / total, v.denominator, &child_common)) return {};
-          Uint128 scaled = 0;
-          if (!times(child_common, total, &scaled) || !rescale(&sum, scaled)) return fail(ExactOutcome::kOverflow), ExactValue{};
-        }
-        if (!rescale(&v, sum.denominator / total)) return {};
-        Uint128 part = 0;
-        if (!times(v.numerator, k.weight, &part) || !plus(sum.numerator, part, &sum.numerator))
-          return fail(ExactOutcome::kOverflow), ExactValue{};
+        if (!add_weighted(&sum, total, v, k.weight)) return {};
       }
       result = sum;
     } else {
@@ -192,6 +186,24 @@ class ExactExpectimax {
     }
     table_.store(key, result, budget_.nodes() - nodes_before);
     return result;
+  }
+
+  // sum += weight * v, over `total` times a denominator common to the
+  // children so far (sum.denominator == 0 before the first).
+  bool add_weighted(ExactValue* sum, Uint128 total, ExactValue v, uint64_t weight) {
+    if (sum->denominator == 0) {
+      if (!times(v.denominator, total, &sum->denominator)) return fail(ExactOutcome::kOverflow);
+    } else {
+      Uint128 children = 0, scaled = 0;
+      if (!common(sum->denominator / total, v.denominator, &children)) return false;
+      if (!times(children, total, &scaled)) return fail(ExactOutcome::kOverflow);
+      if (!rescale(sum, scaled)) return false;
+    }
+    if (!rescale(&v, sum->denominator / total)) return false;
+    Uint128 part = 0;
+    if (!times(v.numerator, weight, &part) || !plus(sum->numerator, part, &sum->numerator))
+      return fail(ExactOutcome::kOverflow);
+    return true;
   }
 
   // bound > best, compared without dividing.
