@@ -151,8 +151,6 @@ bool greater(const ExactValue& a, const ExactValue& b) {
          static_cast<long double>(b.numerator) / static_cast<long double>(b.denominator);
 }
 
-constexpr uint64_t kPollEvery = 16;  // as the known-order search: a node lists a whole turn
-
 }  // namespace
 
 HiddenGame::HiddenGame(const PositionSpec& table, const HiddenSpec& hidden)

@@ -130,11 +130,6 @@ class Searcher {
   std::vector<Game::MoveKey> keys_;  // scratch: used before the recursion only
 };
 
-// A node lists every move of its turn: microseconds on a small board,
-// milliseconds with 10^3 evacuations. Polling every 16 nodes sees a stop or
-// a deadline within tens of milliseconds either way, at a clock read per 16.
-constexpr uint64_t kPollEvery = 16;
-
 uint64_t table_bytes(const Limits& limits) {
   return std::max<uint64_t>(1, limits.max_memory_mb) * (uint64_t{1} << 20) * 3 / 4;
 }
