@@ -58,3 +58,34 @@ def test_onrun(page, server):
     expect(view.locator(".step-controls")).to_be_visible()
     button(view, "›").click()
     expect(view.locator(".preview-bar")).to_contain_text("after 1 of")
+
+
+def test_onrun_with_the_order_hidden(page, server):
+    # A position from the start with a pool: Hint values each draw, Draw
+    # takes a tile, the turns are played by clicking, and solve gives the
+    # exact expected score.
+    view = view_of(page, "onrun")
+    status = view.locator(".status-bar")
+    expect(status).to_contain_text("blue to play")
+    view.get_by_label("Position JSON").fill(
+        '{"start": [{"n": 3}, {"n": 5}], "pool": [{"n": 2}, {"n": 6}, {"n": 1}], "supply": [1, 1, 0, 0]}')
+    button(view, "Load").click()
+    expect(status).to_contain_text("order hidden, 3 tiles in the pool, none drawn")
+    button(view, "Solve").click()
+    expect(view.locator("[data-ref=solveStats]")).to_contain_text("expected score 1/1 (exact)")
+    button(view, "Hint").click()
+    expect(view.locator(".hint-list li")).to_have_count(3)
+    expect(view.locator(".hint-list")).to_contain_text("chance 1/3")
+    for turn in range(3):
+        button(view, "Draw").click()
+        expect(status).not_to_contain_text("none drawn")
+        if button(view, "Pass").is_disabled():
+            view.locator(".place-target").first.click()
+        before = status.inner_text()
+        edges = view.locator(".edge-target")
+        if edges.count():
+            edges.first.click()
+        else:
+            button(view, "Pass").click()
+        expect(status).not_to_have_text(before)
+    expect(status).to_contain_text("Game over")

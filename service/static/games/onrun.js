@@ -14,7 +14,7 @@ import { TILE_FILLS, center, createBoard, emptyBoard, fitBoard, hexAt, key, redr
 import { hintRows } from "../lib/hints.js";
 import { numberField, numberFrom } from "../lib/limits.js";
 import { showOutcome } from "../lib/message.js";
-import { checkHistory } from "../lib/play.js";
+import { checkHistory, randomIndex } from "../lib/play.js";
 import { solutionLine } from "../lib/solution.js";
 import { searchSummary } from "../lib/stats.js";
 import { setStatus } from "../lib/status.js";
@@ -38,6 +38,24 @@ addStyles(`
 .onrun-action { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: center; margin: 0.4rem 0; }
 .onrun-dot { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 50%; vertical-align: -0.1rem; }
 `);
+
+const SPACES = [1, 1, 2, 2, 3, 3]; // the spec's default spaces by number
+const withSpaces = (t) => ({ ...t, spaces: t.spaces ?? SPACES[t.n - 1] });
+const isHidden = (p) => Array.isArray(p.pool);
+// The tile to place this turn: the deal's next, or the one drawn from the pool.
+const nextTile = (p) => (isHidden(p) ? p.drawn : (p.deal_rest || [])[0]) || null;
+
+// A position with the order hidden in the mid-game form the board draws
+// (the start tiles placed, the defaults written out), as the spec reads it.
+function hiddenForm(p) {
+  const tiles = p.start
+    ? p.start.map((t, i) => ({ q: i, r: 0, ...withSpaces(t), pawns: [0, 0, 0, 0] }))
+    : p.tiles.map((t) => ({ ...withSpaces(t), pawns: Array.isArray(t.pawns) ? t.pawns : [0, 0, 0, 0] }));
+  const pool = p.pool.map(withSpaces);
+  const drawn = p.drawn ? withSpaces(p.drawn) : null;
+  return { tiles, edge: p.edge || [], supply: p.supply || [12, 12, 12, 12], next: p.next || 0, pool,
+    turns_left: p.turns_left ?? pool.length + (drawn ? 1 : 0), ...(drawn ? { drawn } : {}) };
+}
 
 const dotOf = (colour) => {
   const d = html("span", { class: "onrun-dot" });
@@ -67,7 +85,8 @@ const TEMPLATE = layout(
   `${BOARD_SLOTS}
     <div class="onrun-action small" data-ref="action"></div>
     ${underBoard(legend(cellKey("onrun-edge flash", "flashpoint"), cellKey("onrun-edge", "edge area")),
-    `<button type="button" data-ref="pass" disabled>Pass</button>`)}`,
+    `<button type="button" data-ref="draw" disabled title="Order hidden: draw the next tile from the pool">Draw</button>
+     <button type="button" data-ref="pass" disabled>Pass</button>`)}`,
   jsonCard("Deal", `<div class="row">
       ${numberField("seed", "Seed", { value: 3 })}
       ${numberField("tiles", "Tiles", { value: 12, min: 2, title: "tiles of the shuffled box (43: a full game)" })}
@@ -133,7 +152,7 @@ export function mount(root, game) {
       const moves = interactive ? here() : [];
       const tileTargets = new Set(moves.filter((m) => m.action.kind === "tile").map((m) => key(...m.action.tile)));
       const edgeTargets = new Map(moves.filter((m) => m.action.kind === "edge").map((m) => [key(...m.action.cell), m]));
-      const drawn = (p.deal_rest || [])[0];
+      const drawn = nextTile(p);
       const ghostAt = state.preview ? state.preview.next?.place : state.place;
       fitBoard(board, [...p.tiles.map((t) => [t.q, t.r]), ...c.edge_areas]);
 
@@ -207,7 +226,9 @@ export function mount(root, game) {
     }
     setStatus(ui.status, { status: c.status, stepping, text: [dotOf(c.color), ` ${NAMES[c.color]} to play`],
       extra: ` · ${plural(c.turns_left, "turn")} left · supply ${c.position.supply.join(" / ")} · ` +
-        `score at most ${c.upper_score} · ${plural(c.moves.length, "legal move")}` });
+        `score at most ${c.upper_score} · ` + (isHidden(c.position)
+        ? `order hidden, ${plural(c.position.pool.length, "tile")} in the pool` + (nextTile(c.position) ? "" : ", none drawn")
+        : `${plural(c.moves.length, "legal move")}`) });
   }
 
   // What to do next, and the buttons that finish the move being built.
@@ -216,9 +237,9 @@ export function mount(root, game) {
     box.replaceChildren();
     const c = state.check;
     if (!c || state.preview || c.status !== "ongoing") return;
-    const drawn = (c.position.deal_rest || [])[0];
+    const drawn = nextTile(c.position);
     if (!drawn) {
-      box.append("No tile to place: the deal's order is not known here.");
+      box.append(`Order hidden: Draw the next tile from the pool of ${plural(c.position.pool.length, "tile")}.`);
       return;
     }
     box.append(`The drawn tile (${drawn.n}, ${plural(drawn.spaces, "space")}) `);
@@ -258,6 +279,7 @@ export function mount(root, game) {
     const idle = !work.busy;
     const ongoing = !!c && c.status === "ongoing" && !state.preview;
     ui.pass.disabled = !idle || !ongoing || !state.place;
+    ui.draw.disabled = !idle || !ongoing || !isHidden(c.position) || !!c.position.drawn;
     ui.undo.disabled = !idle || state.history.length === 0;
     ui.restart.disabled = !idle || !state.initial || state.history.length === 0;
     ui.hint.disabled = !idle || !ongoing;
@@ -316,18 +338,37 @@ export function mount(root, game) {
     if (work.busy || !state.check) return;
     return work.run(ui.undo, null, async () => {
       const before = current();
-      const replayed = await api("/v1/onrun/replay", { position: before, line: [move] });
+      // With the order hidden, the drawn tile is this turn's whole deal;
+      // after it the pool is as it was, one turn fewer.
+      const hidden = isHidden(before);
+      const known = hidden ? { tiles: before.tiles, edge: before.edge, supply: before.supply, next: before.next,
+        deal_rest: [before.drawn] } : before;
+      const replayed = await api("/v1/onrun/replay", { position: known, line: [move] });
       if (replayed.error) throw new ApiError(`Illegal move: ${replayed.error}`);
-      const check = await api("/v1/onrun/check", { position: replayed.position });
-      record.advance(withPosition(check, replayed.position), move);
+      const { deal_rest: _rest, ...board } = replayed.position;
+      const after = hidden ? { ...board, pool: before.pool, turns_left: before.turns_left - 1 } : replayed.position;
+      record.advance(withPosition(await api("/v1/onrun/check", { position: after }), after), move);
     });
   }
 
   // A position in the mid-game form with every tile's spaces (the
-  // server's replay of no moves writes it so), and its check.
+  // server's replay of no moves writes it so; with the order hidden, which
+  // replay refuses, hiddenForm), and its check. A position that is neither
+  // goes to check as it is, for the server's error.
   async function checked(position) {
-    const replayed = await api("/v1/onrun/replay", { position, line: [] });
-    return withPosition(await api("/v1/onrun/check", { position: replayed.position }), replayed.position);
+    if (isHidden(position) && !position.start && !position.tiles) await api("/v1/onrun/check", { position });
+    const p = isHidden(position) ? hiddenForm(position)
+      : (await api("/v1/onrun/replay", { position, line: [] })).position;
+    return withPosition(await api("/v1/onrun/check", { position: p }), p);
+  }
+
+  function draw() {
+    const p = current();
+    if (work.busy || !p || !isHidden(p) || p.drawn || !p.pool.length) return;
+    work.run(ui.draw, "Drawing…", async () => {
+      const i = randomIndex(p.pool.length); // uniform over the tiles in the pool
+      record.advance(await checked({ ...p, pool: p.pool.filter((_, k) => k !== i), drawn: p.pool[i] }), state.last);
+    });
   }
 
   function loadPosition(position, button) {
@@ -344,8 +385,16 @@ export function mount(root, game) {
 
   function showHintResult(result) {
     clearHint();
-    ui.hintInfo.append(`${plural(result.moves.length, "move")}, each with its best final score. `,
-      ...searchSummary(result));
+    if (result.draws && result.draws.length) {
+      // The order hidden, no tile drawn: what each draw is worth.
+      ui.hintInfo.append(`Expected score ${result.expected_score ?? "not exact within the limit"}; ` +
+        `each possible draw with its chance and value. `, ...searchSummary(result));
+      ui.hintList.replaceChildren(...result.draws.map((d) => html("li", {},
+        `draw a ${d.tile.n} (${plural(d.tile.spaces, "space")}): chance ${d.probability}, value ${d.expected_score ?? "?"}`)));
+      return;
+    }
+    ui.hintInfo.append(`${plural(result.moves.length, "move")}, each with its ` +
+      `${result.mode === "hidden" ? "expected" : "best final"} score. `, ...searchSummary(result));
     hintRows(ui.hintList, result.moves, {
       row(m, playButton) {
         const li = html("li");
@@ -370,8 +419,15 @@ export function mount(root, game) {
   async function showSolveResult(result, { position }) {
     clearSolve();
     ui.solveVerdict.append(badge(result.verdict));
-    ui.solveStats.append(...searchSummary(result, `best score ${valueText(result)}` +
-      (result.line ? `, a line of ${plural(result.line.length, "turn")} reaching ${result.score_bounds[0]}` : "")));
+    const s = result.sampled;
+    const range = (e) => `${e.estimate.toFixed(1)} [${e.interval[0].toFixed(1)}, ${e.interval[1].toFixed(1)}]`;
+    ui.solveStats.append(...searchSummary(result, result.mode !== "hidden"
+      ? `best score ${valueText(result)}` +
+        (result.line ? `, a line of ${plural(result.line.length, "turn")} reaching ${result.score_bounds[0]}` : "")
+      : result.expected_score ? `expected score ${result.expected_score} (exact)`
+      : s ? `sampled over ${plural(s.samples, "deal")}: a policy scores ${range(s.policy)} (a lower bound), ` +
+            `the clairvoyant mean is ${range(s.clairvoyant)} (an upper bound)`
+      : "no value within the limit"));
     if (!result.line || !result.line.length) return;
     state.solved = position;
     line.start(result.line, { first: 1 });
@@ -380,6 +436,7 @@ export function mount(root, game) {
 
   // ------------------------------------------------------------ wiring
 
+  ui.draw.addEventListener("click", draw);
   ui.pass.addEventListener("click", () => {
     const pass = here().find((m) => m.action.kind === "pass");
     if (pass) play(pass);
