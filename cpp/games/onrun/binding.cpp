@@ -8,17 +8,10 @@
 
 #include "bindings/common.hpp"
 #include "core/error.hpp"
-#include "games/onrun/onrun.hpp"
+#include "games/onrun/convert.hpp"
 
 namespace sj::bindings {
-namespace {
-
-using namespace sj::onrun;
-using TileTuple = std::tuple<int, int, int, int, std::vector<int>>;  // q, r, n, spaces, pawns
-using EdgeTuple = std::tuple<int, int, int>;                         // q, r, color
-using NewTuple = std::tuple<int, int>;                               // n, spaces
-// place q, r; kind (0 pass, 1 tile, 2 edge, 3 evacuate); cell q, r; count; number; to
-using MoveTuple = std::tuple<int, int, int, int, int, int, int, std::vector<std::pair<int, int>>>;
+namespace onrun_io {
 
 PositionSpec make_spec(const std::vector<TileTuple>& tiles, const std::vector<EdgeTuple>& edge,
                        const std::vector<int>& supply, int next, const std::vector<NewTuple>& rest) {
@@ -39,34 +32,9 @@ PositionSpec make_spec(const std::vector<TileTuple>& tiles, const std::vector<Ed
   return spec;
 }
 
-// The order hidden: the table as above, then pool, turns_left (-1: the
-// default) and the drawn tile, if any.
-#define HIDDEN_ARGS                                                                                    \
-  const std::vector<TileTuple>&tiles, const std::vector<EdgeTuple>&edge, const std::vector<int>&supply, \
-      int next, const std::vector<NewTuple>&pool, int turns_left, const std::optional<NewTuple>&drawn
-#define HIDDEN_NAMES                                                                                   \
-  py::arg("tiles"), py::arg("edge"), py::arg("supply"), py::arg("next"), py::arg("pool"), py::arg("turns_left"), \
-      py::arg("drawn")
-
-std::unique_ptr<HiddenGame> make_hidden(HIDDEN_ARGS) {
-  HiddenSpec h;
-  for (const auto& [n, spaces] : pool) h.pool.push_back({n, spaces});
-  h.turns_left = turns_left;
-  if (drawn) {
-    h.has_drawn = true;
-    h.drawn = {std::get<0>(*drawn), std::get<1>(*drawn)};
-  }
-  return std::make_unique<HiddenGame>(make_spec(tiles, edge, supply, next, {}), h);
-}
-
-#define POSITION_ARGS                                                                                  \
-  const std::vector<TileTuple>&tiles, const std::vector<EdgeTuple>&edge, const std::vector<int>&supply, \
-      int next, const std::vector<NewTuple>&rest
-#define POSITION_NAMES py::arg("tiles"), py::arg("edge"), py::arg("supply"), py::arg("next"), py::arg("deal_rest")
-
 py::tuple cell_pair(Cell c) { return py::make_tuple(c.q, c.r); }
 
-py::dict move_dict(const Move& m) {
+py::dict move_dict(const Move& m, bool places) {
   py::dict a;
   switch (m.kind) {
     case ActionKind::kPass: a["kind"] = "pass"; break;
@@ -89,15 +57,9 @@ py::dict move_dict(const Move& m) {
     }
   }
   py::dict d;
-  d["place"] = cell_pair(m.place);
+  d["place"] = places ? py::object(cell_pair(m.place)) : py::none();
   d["action"] = a;
   return d;
-}
-
-py::list moves_list(const std::vector<Move>& moves) {
-  py::list out;
-  for (const Move& m : moves) out.append(move_dict(m));
-  return out;
 }
 
 Move to_move(const MoveTuple& t) {
@@ -137,9 +99,70 @@ py::dict position_dict(const PositionSpec& spec) {
   return d;
 }
 
+}  // namespace onrun_io
+
+namespace {
+
+using namespace onrun_io;
+// The order hidden: the table as above, then pool, turns_left (-1: the
+// default) and the drawn tile, if any.
+#define HIDDEN_ARGS                                                                                    \
+  const std::vector<TileTuple>&tiles, const std::vector<EdgeTuple>&edge, const std::vector<int>&supply, \
+      int next, const std::vector<NewTuple>&pool, int turns_left, const std::optional<NewTuple>&drawn
+#define HIDDEN_NAMES                                                                                   \
+  py::arg("tiles"), py::arg("edge"), py::arg("supply"), py::arg("next"), py::arg("pool"), py::arg("turns_left"), \
+      py::arg("drawn")
+
+std::unique_ptr<HiddenGame> make_hidden(HIDDEN_ARGS) {
+  HiddenSpec h;
+  for (const auto& [n, spaces] : pool) h.pool.push_back({n, spaces});
+  h.turns_left = turns_left;
+  if (drawn) {
+    h.has_drawn = true;
+    h.drawn = {std::get<0>(*drawn), std::get<1>(*drawn)};
+  }
+  return std::make_unique<HiddenGame>(make_spec(tiles, edge, supply, next, {}), h);
+}
+
+#define POSITION_ARGS                                                                                  \
+  const std::vector<TileTuple>&tiles, const std::vector<EdgeTuple>&edge, const std::vector<int>&supply, \
+      int next, const std::vector<NewTuple>&rest
+#define POSITION_NAMES py::arg("tiles"), py::arg("edge"), py::arg("supply"), py::arg("next"), py::arg("deal_rest")
+
+py::list moves_list(const std::vector<Move>& moves) {
+  py::list out;
+  for (const Move& m : moves) out.append(move_dict(m));
+  return out;
+}
+
 const char* status_name(const Game& game, const State& s) {
   if (!game.final(s)) return "ongoing";
   return game.won(s) ? "win" : "loss";
+}
+
+// A check's answer: the status, the colour to play, the flashpoints and
+// edge areas, and the distinct legal moves.
+py::dict check_dict(const Game& game, const State& s, const std::vector<Child>& kids, const std::vector<Cell>& flash,
+                    const std::vector<Cell>& areas) {
+  py::dict d;
+  d["status"] = status_name(game, s);
+  d["turns_left"] = game.turns_left(s);
+  d["color"] = static_cast<int>(s.next);
+  d["score"] = game.final(s) ? py::object(py::int_(game.score(s))) : py::none();
+  d["upper_score"] = game.upper_score(s);
+  py::list fl, ar, moves;
+  for (Cell c : flash) fl.append(cell_pair(c));
+  for (Cell c : areas) ar.append(cell_pair(c));
+  d["flashpoints"] = fl;
+  d["edge_areas"] = ar;
+  for (const Child& k : kids) {
+    py::dict e;
+    e["move"] = move_dict(k.move);
+    e["equivalent"] = moves_list(k.equivalent);
+    moves.append(e);
+  }
+  d["moves"] = moves;
+  return d;
 }
 
 // Score values out of the search's objective (2 * score + won).
@@ -203,27 +226,7 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
           if (!game->final(s)) flash = game->flashpoints(s);
           areas = game->edge_areas(s);
         }
-        const State& s = game->initial();
-        py::dict d;
-        d["status"] = status_name(*game, s);
-        d["turns_left"] = game->turns_left(s);
-        d["color"] = static_cast<int>(s.next);
-        d["score"] = game->final(s) ? py::object(py::int_(game->score(s))) : py::none();
-        d["upper_score"] = game->upper_score(s);
-        py::list fl, ar;
-        for (Cell c : flash) fl.append(cell_pair(c));
-        for (Cell c : areas) ar.append(cell_pair(c));
-        d["flashpoints"] = fl;
-        d["edge_areas"] = ar;
-        py::list moves;
-        for (const Child& k : kids) {
-          py::dict e;
-          e["move"] = move_dict(k.move);
-          e["equivalent"] = moves_list(k.equivalent);
-          moves.append(e);
-        }
-        d["moves"] = moves;
-        return d;
+        return check_dict(*game, game->initial(), kids, flash, areas);
       },
       POSITION_NAMES, "Validate a position; its status, flashpoints, edge areas and distinct legal moves.");
 
@@ -300,27 +303,7 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
           if (!game->engine().final(s)) flash = game->engine().flashpoints(s);
           areas = game->engine().edge_areas(s);
         }
-        const Game& engine = game->engine();
-        const State& s = game->root().state;
-        py::dict d;
-        d["status"] = status_name(engine, s);
-        d["turns_left"] = engine.turns_left(s);
-        d["color"] = static_cast<int>(s.next);
-        d["score"] = engine.final(s) ? py::object(py::int_(engine.score(s))) : py::none();
-        d["upper_score"] = engine.upper_score(s);
-        py::list fl, ar;
-        for (Cell c : flash) fl.append(cell_pair(c));
-        for (Cell c : areas) ar.append(cell_pair(c));
-        d["flashpoints"] = fl;
-        d["edge_areas"] = ar;
-        py::list moves;
-        for (const Child& k : kids) {
-          py::dict e;
-          e["move"] = move_dict(k.move);
-          e["equivalent"] = moves_list(k.equivalent);
-          moves.append(e);
-        }
-        d["moves"] = moves;
+        py::dict d = check_dict(game->engine(), game->root().state, kids, flash, areas);
         d["pool_size"] = game->pool_size(game->root());
         return d;
       },

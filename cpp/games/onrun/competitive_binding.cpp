@@ -6,15 +6,12 @@
 
 #include "bindings/common.hpp"
 #include "core/error.hpp"
-#include "games/onrun/onrun.hpp"
+#include "games/onrun/convert.hpp"
 
 namespace sj::bindings {
 namespace {
 
-using namespace sj::onrun;
-using TileTuple = std::tuple<int, int, int, int, std::vector<int>>;  // q, r, n, spaces, pawns
-using EdgeTuple = std::tuple<int, int, int>;                         // q, r, color
-using NewTuple = std::tuple<int, int>;                               // n, spaces
+using namespace onrun_io;
 // place q, r; kind (0 pass, 1 tile, 2 edge, 3 evacuate); cell q, r; count; number; to; colour
 using ContestMoveTuple = std::tuple<int, int, int, int, int, int, int, std::vector<std::pair<int, int>>, int>;
 
@@ -22,19 +19,7 @@ ContestSpec make_contest(const std::vector<TileTuple>& tiles, const std::vector<
                          const std::vector<int>& supply, int next, const std::vector<NewTuple>& rest, int players,
                          int passes, const std::vector<int>& neutral) {
   ContestSpec spec;
-  for (size_t i = 0; i < tiles.size(); ++i) {
-    const auto& [q, r, n, spaces, pawns] = tiles[i];
-    if (pawns.size() != kColors)
-      throw InvalidInput("position.tiles." + std::to_string(i) + ".pawns: not four counts");
-    TileSpec t{q, r, n, spaces, {}};
-    for (int k = 0; k < kColors; ++k) t.pawns[k] = pawns[k];
-    spec.board.tiles.push_back(t);
-  }
-  for (const auto& [q, r, color] : edge) spec.board.edge.push_back({q, r, color});
-  if (supply.size() != kColors) throw InvalidInput("position.supply: not four counts");
-  for (int k = 0; k < kColors; ++k) spec.board.supply[k] = supply[k];
-  spec.board.next = next;
-  for (const auto& [n, spaces] : rest) spec.board.deal_rest.push_back({n, spaces});
+  spec.board = make_spec(tiles, edge, supply, next, rest);
   spec.players = players;
   spec.passes = passes;
   if (neutral.size() != 3) throw InvalidInput("position.neutral: not three counts");
@@ -49,34 +34,8 @@ ContestSpec make_contest(const std::vector<TileTuple>& tiles, const std::vector<
   py::arg("tiles"), py::arg("edge"), py::arg("supply"), py::arg("next"), py::arg("deal_rest"), py::arg("players"), \
       py::arg("passes"), py::arg("neutral")
 
-py::tuple cell_pair(Cell c) { return py::make_tuple(c.q, c.r); }
-
 py::dict contest_move_dict(const ContestMove& cm, bool places) {
-  const Move& m = cm.move;
-  py::dict a;
-  switch (m.kind) {
-    case ActionKind::kPass: a["kind"] = "pass"; break;
-    case ActionKind::kTile:
-      a["kind"] = "tile";
-      a["tile"] = cell_pair(m.cell);
-      a["count"] = static_cast<int>(m.count);
-      break;
-    case ActionKind::kEdge:
-      a["kind"] = "edge";
-      a["cell"] = cell_pair(m.cell);
-      break;
-    case ActionKind::kEvacuate: {
-      a["kind"] = "evacuate";
-      a["number"] = static_cast<int>(m.number);
-      py::list to;
-      for (Cell c : m.to) to.append(cell_pair(c));
-      a["to"] = to;
-      break;
-    }
-  }
-  py::dict d;
-  d["place"] = places ? py::object(cell_pair(m.place)) : py::none();
-  d["action"] = a;
+  py::dict d = move_dict(cm.move, places);
   d["color"] = static_cast<int>(cm.color);
   return d;
 }
@@ -84,40 +43,14 @@ py::dict contest_move_dict(const ContestMove& cm, bool places) {
 ContestMove to_contest_move(const ContestMoveTuple& t) {
   const auto& [pq, pr, kind, cq, cr, count, number, to, color] = t;
   ContestMove cm;
-  Move& m = cm.move;
-  m.place = {static_cast<int16_t>(pq), static_cast<int16_t>(pr)};
-  m.kind = static_cast<ActionKind>(kind);
-  m.cell = {static_cast<int16_t>(cq), static_cast<int16_t>(cr)};
-  m.count = static_cast<uint8_t>(std::clamp(count, 0, 255));
-  m.number = static_cast<uint8_t>(std::clamp(number, 0, 255));
-  for (const auto& [q, r] : to) m.to.push_back({static_cast<int16_t>(q), static_cast<int16_t>(r)});
+  cm.move = to_move({pq, pr, kind, cq, cr, count, number, to});
   cm.color = static_cast<uint8_t>(std::clamp(color, 0, 255));
   return cm;
 }
 
 py::dict contest_position_dict(const ContestSpec& spec) {
-  py::list edge;
-  for (const EdgeSpec& e : spec.board.edge) {
-    py::dict d;
-    d["q"] = e.q;
-    d["r"] = e.r;
-    d["color"] = e.color;
-    edge.append(d);
-  }
-  py::list rest;
-  for (const NewTile& t : spec.board.deal_rest) {
-    py::dict d;
-    d["n"] = t.n;
-    d["spaces"] = t.spaces;
-    rest.append(d);
-  }
-  py::dict d;
+  py::dict d = position_dict(spec.board);
   d["players"] = spec.players;
-  d["tiles"] = tiles_list(spec.board.tiles);
-  d["edge"] = edge;
-  d["supply"] = std::vector<int>(spec.board.supply.begin(), spec.board.supply.end());
-  d["next"] = spec.board.next;
-  d["deal_rest"] = rest;
   d["passes"] = spec.passes;
   if (spec.players == 3) d["neutral"] = std::vector<int>(spec.neutral.begin(), spec.neutral.end());
   return d;
