@@ -65,6 +65,17 @@ inline std::string fraction_text(ExactValue v) {
   return to_decimal(v.numerator) + "/" + to_decimal(v.denominator);
 }
 
+// Whether value `a` exceeds `b`, exactly, by cross products; a
+// product past 128 bits (never in a search that finished) compares the
+// quotients in long double.
+inline bool exact_greater(const ExactValue& a, const ExactValue& b) {
+  Uint128 x = 0, y = 0;
+  if (!__builtin_mul_overflow(a.numerator, b.denominator, &x) && !__builtin_mul_overflow(b.numerator, a.denominator, &y))
+    return x > y;
+  return static_cast<long double>(a.numerator) / static_cast<long double>(a.denominator) >
+         static_cast<long double>(b.numerator) / static_cast<long double>(b.denominator);
+}
+
 // What a game gives the search. A node is final (leaf_value), a chance node
 // (chance_children: each child with its integer weight > 0) or a decision
 // node (decision_children: its distinct successors; none is read as a final

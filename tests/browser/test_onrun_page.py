@@ -7,6 +7,20 @@ from __future__ import annotations
 from page_support import assert_fits, button, expect, view_of
 
 
+def play_a_turn(view, status) -> None:
+    """A flashpoint if none is chosen, then an edge area when one may take a
+    pawn, else Pass; the status must change."""
+    if button(view, "Pass").is_disabled():
+        view.locator(".place-target").first.click()
+    before = status.inner_text()
+    edges = view.locator(".edge-target")
+    if edges.count():
+        edges.first.click()
+    else:
+        button(view, "Pass").click()
+    expect(status).not_to_have_text(before)
+
+
 def test_onrun(page, server):
     view = view_of(page, "onrun")
     status = view.locator(".status-bar")
@@ -40,15 +54,7 @@ def test_onrun(page, server):
     for _ in range(12):
         if "Game over" in status.inner_text():
             break
-        if button(view, "Pass").is_disabled():
-            view.locator(".place-target").first.click()
-        before = status.inner_text()
-        edges = view.locator(".edge-target")
-        if edges.count():
-            edges.first.click()
-        else:
-            button(view, "Pass").click()
-        expect(status).not_to_have_text(before)
+        play_a_turn(view, status)
     expect(status).to_contain_text("Game over")
 
     # A solve from the start gives a line to step through on the board.
@@ -76,16 +82,8 @@ def test_onrun_with_the_order_hidden(page, server):
     button(view, "Hint").click()
     expect(view.locator(".hint-list li")).to_have_count(3)
     expect(view.locator(".hint-list")).to_contain_text("chance 1/3")
-    for turn in range(3):
+    for _ in range(3):
         button(view, "Draw").click()
         expect(status).not_to_contain_text("none drawn")
-        if button(view, "Pass").is_disabled():
-            view.locator(".place-target").first.click()
-        before = status.inner_text()
-        edges = view.locator(".edge-target")
-        if edges.count():
-            edges.first.click()
-        else:
-            button(view, "Pass").click()
-        expect(status).not_to_have_text(before)
+        play_a_turn(view, status)
     expect(status).to_contain_text("Game over")

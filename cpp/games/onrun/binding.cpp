@@ -74,6 +74,12 @@ Move to_move(const MoveTuple& t) {
   return m;
 }
 
+void put_report(py::dict& step, const TurnReport& report) {
+  step["tile"] = report.tile_n;
+  step["covered"] = report.covered_color < 0 ? py::none() : py::object(py::int_(report.covered_color));
+  step["returned"] = report.returned;
+}
+
 py::dict position_dict(const PositionSpec& spec) {
   py::list edge;
   for (const EdgeSpec& e : spec.edge) {
@@ -400,9 +406,7 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
           std::sort(shown.to.begin(), shown.to.end());
           py::dict step;
           step["move"] = move_dict(shown);
-          step["tile"] = report.tile_n;
-          step["covered"] = report.covered_color < 0 ? py::none() : py::object(py::int_(report.covered_color));
-          step["returned"] = report.returned;
+          put_report(step, report);
           step["status"] = status_name(game, s);
           steps.append(step);
         }

@@ -140,9 +140,7 @@ void bind_onrun_contest(py::module_& m) {
           py::dict step;
           step["seat"] = seat;
           step["move"] = contest_move_dict(shown, places);
-          step["tile"] = report.tile_n;
-          step["covered"] = report.covered_color < 0 ? py::none() : py::object(py::int_(report.covered_color));
-          step["returned"] = report.returned;
+          put_report(step, report);
           step["status"] = contest_status(game, s);
           steps.append(step);
         }

@@ -27,5 +27,7 @@ py::tuple cell_pair(Cell c);
 py::dict move_dict(const Move& m, bool places = true);
 Move to_move(const MoveTuple& t);
 py::dict position_dict(const PositionSpec& spec);
+// A replay step's account of what its turn did besides the move.
+void put_report(py::dict& step, const TurnReport& report);
 
 }  // namespace sj::bindings::onrun_io

@@ -140,16 +140,6 @@ void sample(const HiddenGame& game, Budget& budget, Control* control, uint64_t s
   r.stats.nodes += inner_nodes;
 }
 
-// A decision node's value exceeds another's? Exact, by cross products; a
-// product past 128 bits (never in a search that finished) compares the
-// quotients in long double.
-bool greater(const ExactValue& a, const ExactValue& b) {
-  Uint128 x = 0, y = 0;
-  if (!__builtin_mul_overflow(a.numerator, b.denominator, &x) && !__builtin_mul_overflow(b.numerator, a.denominator, &y))
-    return x > y;
-  return static_cast<long double>(a.numerator) / static_cast<long double>(a.denominator) >
-         static_cast<long double>(b.numerator) / static_cast<long double>(b.denominator);
-}
 
 }  // namespace
 
@@ -266,7 +256,7 @@ HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Contr
     }
     std::stable_sort(r.moves.begin(), r.moves.end(), [](const HiddenChoice& a, const HiddenChoice& b) {
       if (a.exact != b.exact) return a.exact;
-      return a.exact && greater(a.value, b.value);
+      return a.exact && exact_greater(a.value, b.value);
     });
     if (all_exact && !r.moves.empty()) r.value = r.moves.front().value;
   } else if (!game.is_final(root)) {
