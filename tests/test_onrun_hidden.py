@@ -186,3 +186,64 @@ def test_sampled_bounds_bracket_the_exact_value_on_small_pools():
         checked += 1
     assert checked == 40
     assert lows <= highs
+
+
+def _large(seed: int, drawn: bool) -> dict:
+    """From the start of a shuffled box with 15 turns to play: past what the
+    exact search tries, so a hint samples."""
+    box = onrun.deal(seed).position.model_dump(mode="json")["deal"]
+    p = {"start": box[:2], "pool": box[3:17], "supply": [2, 2, 2, 2]}
+    return {**p, "drawn": box[2]} if drawn else {**p, "pool": box[2:17]}
+
+
+def _after_move(p: dict, move: onrun.Move) -> dict:
+    """The hidden position after `move` with the drawn tile: played through
+    the known order (the page's way), the pool kept."""
+    board = onrun.replay({"deal": p["start"] + [p["drawn"]], "supply": p["supply"]}, [move]).position
+    board = board.model_dump(mode="json", exclude_none=True)
+    return {**{k: board[k] for k in ("tiles", "edge", "supply", "next")}, "pool": p["pool"]}
+
+
+def _after_draw(p: dict, tile: onrun.NewTile) -> dict:
+    pool = list(p["pool"])
+    pool.remove(next(t for t in pool if (t["n"], t.get("spaces", 1)) == (tile.n, tile.spaces)))
+    return {**p, "pool": pool, "drawn": tile.model_dump(mode="json")}
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_large_hint_samples_the_policys_first_moves_on_the_deals_a_solve_after_each_would_draw(seed):
+    """Each sampled move's bounds are those of a sampled solve of the
+    position after it (same seed: the same deals), the moves ranked by the
+    policy's mean; the moves past the first few are listed unsampled."""
+    p = _large(seed, drawn=True)
+    hint = onrun.hint(p, LIMIT, seed=4, samples=6)
+    assert hint.mode == "hidden" and hint.expected_score is None
+    sampled = [m for m in hint.moves if m.sampled is not None]
+    assert len(sampled) == min(8, len(hint.moves)) and hint.moves[:len(sampled)] == sampled
+    assert all(m.expected_score is None and m.sampled.samples == 6 for m in sampled)
+    means = [m.sampled.policy.estimate for m in sampled]
+    assert means == sorted(means, reverse=True)
+    for m in sampled:
+        again = onrun.solve(_after_move(p, m.move), LIMIT, seed=4, samples=6, sample_only=True)
+        assert again.sampled == m.sampled, dump(m.move)
+
+
+def test_a_large_hint_without_a_tile_drawn_samples_the_likeliest_draws():
+    p = _large(5, drawn=False)
+    hint = onrun.hint(p, LIMIT, seed=2, samples=4)
+    sampled = [d for d in hint.draws if d.sampled is not None]
+    assert 1 <= len(sampled) <= 8 and hint.expected_score is None
+    least_sampled = min(Fraction(d.probability) for d in sampled)
+    assert all(Fraction(d.probability) <= least_sampled for d in hint.draws if d.sampled is None)
+    for d in sampled:
+        assert onrun.solve(_after_draw(p, d.tile), LIMIT, seed=2, samples=4, sample_only=True).sampled == d.sampled
+
+
+def test_a_small_hint_stopped_by_a_node_limit_is_sampled_within_the_limit():
+    p = {"start": [{"n": 3}, {"n": 5}], "pool": [{"n": n} for n in (1, 2, 4, 6, 6, 2)], "supply": [1, 1, 1, 1],
+         "drawn": {"n": 4}}
+    hint = onrun.hint(p, Limit(nodes=3_000), seed=1, samples=3)
+    assert hint.expected_score is None and hint.stats.nodes <= 3_000
+    assert any(m.sampled is not None for m in hint.moves)
+    assert all((m.expected_score is None) or (m.sampled is None) for m in hint.moves)
+    assert onrun.hint(p, Limit(nodes=3_000), seed=1, samples=3).moves == hint.moves

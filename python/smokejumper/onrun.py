@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, m
 from smokejumper import _batch, _core, _text
 from smokejumper._core import Control, InvalidPositionError
 from smokejumper._inputs import load_model, load_models
-from smokejumper.games import Game, Operation, operations, position_call, position_request, position_search, request, search_request
+from smokejumper.games import Game, Operation, operations, position_call, position_request, request, search_request
 from smokejumper.limits import Limit, LimitRequest
 from smokejumper.stats import Z95
 from smokejumper.values import BatchCounts, SearchStats, StoppedBy, Verdict
@@ -325,6 +325,23 @@ class SampledAnswer(BaseModel):
     clairvoyant_nodes: int = Field(description="The node quota of each known-order solve")
 
 
+_HINT_SAMPLED = ("Order hidden, not exact: the sampled bounds after it, on the same deals as the others sampled "
+                 "(only the policy's first few are sampled; null for the rest)")
+
+
+class HintMove(MoveChoice, Value):
+    line: list[Move] | None = Field(description="The turns after this move reaching its lower bound")
+    expected_score: Fraction | None = Field(None, description="Order hidden: the move's exact expected score")
+    sampled: SampledAnswer | None = Field(None, description=_HINT_SAMPLED)
+
+
+class DrawValue(BaseModel):
+    tile: NewTile
+    probability: Fraction = Field(description="Its count in the pool over the pool's size")
+    expected_score: Fraction | None = Field(description="The expected score once it is drawn; null unless exact")
+    sampled: SampledAnswer | None = Field(None, description=_HINT_SAMPLED)
+
+
 class SolveResult(Value):
     mode: Mode = Field("known", description=_MODE)
     verdict: Verdict = Field(description="win: a winning line was found (the line); loss: proved no line wins; "
@@ -339,15 +356,6 @@ class SolveResult(Value):
     stats: Stats
 
 
-class HintMove(MoveChoice, Value):
-    line: list[Move] | None = Field(description="The turns after this move reaching its lower bound")
-    expected_score: Fraction | None = Field(None, description="Order hidden: the move's exact expected score")
-
-
-class DrawValue(BaseModel):
-    tile: NewTile
-    probability: Fraction = Field(description="Its count in the pool over the pool's size")
-    expected_score: Fraction | None = Field(description="The expected score once it is drawn; null unless exact")
 
 
 class HintResult(BaseModel):
@@ -451,10 +459,7 @@ def solve(position: PositionLike, limit: Limit | None = None, *, control: Contro
     p = load_position(position)
     _co_op_only(p, "solve")
     if p.hidden:
-        if not 0 <= seed < 2**64:
-            raise InvalidPositionError(f"seed must be 0..2**64-1, got {seed}")
-        if not 1 <= samples <= MAX_SAMPLES:
-            raise InvalidPositionError(f"samples must be 1..{MAX_SAMPLES}, got {samples}")
+        _check_sampling(seed, samples)
         raw = _native.hidden_solve(*p.hidden_native(), *(limit or Limit()).native(), control, seed, samples,
                                    sample_only)
         upper = _native.hidden_check(*p.hidden_native())["upper_score"]
@@ -463,14 +468,27 @@ def solve(position: PositionLike, limit: Limit | None = None, *, control: Contro
     return SolveResult.model_validate(_native.solve(*p.native(), *(limit or Limit()).native(), control, use_bound))
 
 
-def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> HintResult:
+def _check_sampling(seed: int, samples: int) -> None:
+    if not 0 <= seed < 2**64:
+        raise InvalidPositionError(f"seed must be 0..2**64-1, got {seed}")
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise InvalidPositionError(f"samples must be 1..{MAX_SAMPLES}, got {samples}")
+
+
+def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None, seed: int = 0,
+         samples: int = DEFAULT_SAMPLES) -> HintResult:
     """Every distinct legal move with its best final score (order hidden:
     expected score), best first; the limit is shared by the moves. Order
-    hidden with no tile drawn: the value of each possible draw instead."""
+    hidden with no tile drawn: the value of each possible draw instead.
+    Order hidden, when the exact values cannot be had: the policy's first
+    few moves (or the likeliest draws) get sampled bounds, ``samples``
+    deals drawn by ``seed``, the same deals for each, ranked by the
+    policy's mean."""
     p = load_position(position)
     _co_op_only(p, "hint")
     if p.hidden:
-        raw = _native.hidden_hint(*p.hidden_native(), *(limit or Limit()).native(), control)
+        _check_sampling(seed, samples)
+        raw = _native.hidden_hint(*p.hidden_native(), *(limit or Limit()).native(), control, seed, samples)
         upper = _native.hidden_check(*p.hidden_native())["upper_score"]
         moves = [{**m, "best_score": None, "won": None, "score_bounds": (0, upper), "exact": m["expected_score"] is not None,
                   "line": None} for m in raw["moves"]]
@@ -708,11 +726,21 @@ def _hidden_text(r: SolveResult) -> list[str]:
     return lines
 
 
+def _hidden_value_text(x: HintMove | DrawValue) -> str:
+    if x.expected_score is not None:
+        return x.expected_score
+    if x.sampled is not None:
+        return f"{x.sampled.policy.estimate:.1f} .. {x.sampled.clairvoyant.estimate:.1f}"
+    return "?"
+
+
 def _hint_text(_request: object, r: HintResult) -> str:
     if r.mode == "hidden":
-        lines = [f"expected score: {r.expected_score}"]
-        lines += [f"{m.expected_score or '?':>12}  {move_text(m.move)}" for m in r.moves]
-        lines += [f"{d.expected_score or '?':>12}  draw {d.tile.n} ({d.tile.spaces} spaces), p = {d.probability}"
+        lines = [f"expected score: {r.expected_score or 'not exact'}"]
+        if any(x.sampled for x in [*r.moves, *r.draws]):
+            lines.append("(sampled: the policy's mean, a lower bound .. the clairvoyant mean, an upper bound)")
+        lines += [f"{_hidden_value_text(m):>16}  {move_text(m.move)}" for m in r.moves]
+        lines += [f"{_hidden_value_text(d):>16}  draw {d.tile.n} ({d.tile.spaces} spaces), p = {d.probability}"
                   for d in r.draws]
         return "\n".join(lines + [_text.stopped_text(r.stats)])
     return "\n".join([f"{_value_text(m):>10}  {move_text(m.move)}" for m in r.moves] + [_text.stopped_text(r.stats)])
@@ -785,7 +813,9 @@ GAME = Game(
                   lambda q, limit, control: solve(q.position, limit, control=control, seed=q.seed, samples=q.samples),
                   _solve_text),
         Operation("hint", "Every distinct legal move with its best final score, best first", "search",
-                  SearchRequest, HintResult, position_search(hint), _hint_text),
+                  SearchRequest, HintResult,
+                  lambda q, limit, control: hint(q.position, limit, control=control, seed=q.seed, samples=q.samples),
+                  _hint_text),
         Operation("check", "Validate a position and list its distinct legal moves", "quick",
                   CheckRequest, CheckResult, position_call(check), _check_text),
         Operation("replay", "Play moves in order; status is win only if every move is legal and the game ends won",

@@ -199,6 +199,26 @@ py::dict interval_dict(double mean, double low, double high, const char* quantit
   return d;
 }
 
+py::dict sampled_dict(const SampledValue& v) {
+  py::dict e;
+  e["seed"] = v.seed;
+  e["samples"] = v.samples;
+  e["samples_asked"] = v.samples_asked;
+  e["policy"] = interval_dict(v.policy_mean, v.policy_low, v.policy_high,
+                              "lower bound: the mean score of a fixed policy that sees only the drawn tile");
+  e["clairvoyant"] = interval_dict(v.clairvoyant_mean, v.clairvoyant_low, v.clairvoyant_high,
+                                   "upper bound: the clairvoyant mean (known-order best scores)");
+  e["clairvoyant_bounded"] = v.clairvoyant_bounded;
+  e["clairvoyant_nodes"] = v.clairvoyant_nodes;
+  return e;
+}
+
+// A hint's move or draw: exact, sampled, or neither (not reached).
+void put_hidden_value(py::dict& e, bool exact, const ExactValue& value, const SampledValue& sample) {
+  e["expected_score"] = fraction_or_none(exact, value);
+  e["sampled"] = !exact && sample.samples > 0 ? py::object(sampled_dict(sample)) : py::none();
+}
+
 }  // namespace
 
 void bind_onrun_contest(py::module_& m);  // competitive_binding.cpp
@@ -329,22 +349,7 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
         d["exact"] = r.exact;
         d["expected_score"] = fraction_or_none(r.exact, r.value);
         d["not_exact_because"] = r.exact ? py::none() : py::object(py::str(r.why_not));
-        if (r.sampled) {
-          const SampledValue& v = r.sample;
-          py::dict e;
-          e["seed"] = v.seed;
-          e["samples"] = v.samples;
-          e["samples_asked"] = v.samples_asked;
-          e["policy"] = interval_dict(v.policy_mean, v.policy_low, v.policy_high,
-                                      "lower bound: the mean score of a fixed policy that sees only the drawn tile");
-          e["clairvoyant"] = interval_dict(v.clairvoyant_mean, v.clairvoyant_low, v.clairvoyant_high,
-                                           "upper bound: the clairvoyant mean (known-order best scores)");
-          e["clairvoyant_bounded"] = v.clairvoyant_bounded;
-          e["clairvoyant_nodes"] = v.clairvoyant_nodes;
-          d["sampled"] = e;
-        } else {
-          d["sampled"] = py::none();
-        }
+        d["sampled"] = r.sampled ? py::object(sampled_dict(r.sample)) : py::none();
         d["stats"] = stats_dict(r.stats);
         return d;
       },
@@ -354,26 +359,27 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
 
   m.def(
       "hidden_hint",
-      [](HIDDEN_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control) {
+      [](HIDDEN_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control, uint64_t seed,
+         int samples) {
         HiddenHintResult r;
         {
           py::gil_scoped_release release;
           const std::unique_ptr<HiddenGame> game = make_hidden(tiles, edge, supply, next, pool, turns_left, drawn);
-          r = hint_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control);
+          r = hint_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control, seed, samples);
         }
         py::list moves, draws;
         for (const HiddenChoice& h : r.moves) {
           py::dict e;
           e["move"] = move_dict(h.child.move);
           e["equivalent"] = moves_list(h.child.equivalent);
-          e["expected_score"] = fraction_or_none(h.exact, h.value);
+          put_hidden_value(e, h.exact, h.value, h.sample);
           moves.append(e);
         }
         for (const HiddenDraw& h : r.draws) {
           py::dict e;
           e["tile"] = tile_dict(h.tile);
           e["probability"] = fraction({static_cast<Uint128>(h.count), static_cast<Uint128>(r.pool_size)});
-          e["expected_score"] = fraction_or_none(h.exact, h.value);
+          put_hidden_value(e, h.exact, h.value, h.sample);
           draws.append(e);
         }
         py::dict d;
@@ -384,7 +390,7 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
         return d;
       },
       HIDDEN_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
-      py::arg("control") = nullptr);
+      py::arg("control") = nullptr, py::arg("seed") = 0, py::arg("samples") = kDefaultSamples);
 
   m.def(
       "replay",

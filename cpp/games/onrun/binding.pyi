@@ -49,4 +49,5 @@ class onrun:  # a submodule
     @staticmethod
     def hidden_hint(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
                     pool: list[onrun.NewTuple], turns_left: int, drawn: onrun.NewTuple | None, max_nodes: int,
-                    max_seconds: float, max_memory_mb: int, control: Control | None = None) -> dict: ...
+                    max_seconds: float, max_memory_mb: int, control: Control | None = None, seed: int = 0,
+                    samples: int = 64) -> dict: ...

@@ -80,66 +80,117 @@ int play_policy(const Game& game, Budget& budget, bool* cut) {
   return game.score(s);
 }
 
-void sample(const HiddenGame& game, Budget& budget, Control* control, uint64_t seed, int samples,
-            HiddenSolveResult& r) {
-  SampledValue& v = r.sample;
-  v.seed = seed;
-  v.samples_asked = samples;
-  const HiddenGame::Node& root = game.root();
-  const int turns = game.engine().turns_left(root.state);
-  std::vector<NewTile> pool;
-  for (int k = 0; k < kTileKinds; ++k)
-    for (int c = 0; c < root.pool[k]; ++c) pool.push_back(tile_of_kind(k));
-  const Limits& limits = budget.limits();
-  // Each known-order solve gets a fixed quota, or its share of max_nodes.
-  const uint64_t share = limits.max_nodes / static_cast<uint64_t>(std::max(1, samples) * 2);
-  v.clairvoyant_nodes = std::max<uint64_t>(1, std::min(kClairvoyantNodes, share));
-  Rng rng(seed);
-  double policy_sum = 0, policy_squares = 0, clair_sum = 0, clair_squares = 0;
-  uint64_t inner_nodes = 0;
-  std::vector<NewTile> deal;
-  for (int i = 0; i < samples; ++i) {
-    rng.shuffle(pool);
-    deal.clear();
-    if (root.drawn >= 0) deal.push_back(tile_of_kind(root.drawn));
-    for (const NewTile& t : pool)
-      if (static_cast<int>(deal.size()) < turns) deal.push_back(t);
+// One game's sampled bounds, a deal at a time: the hint advances several
+// side by side. Every sampler of one seed draws the same shuffles, so the
+// moves of a hint are compared on the same deals.
+class Sampler {
+ public:
+  Sampler(const HiddenGame& game, uint64_t seed, int samples_asked, uint64_t clairvoyant_nodes)
+      : game_(game), rng_(seed) {
+    v_.seed = seed;
+    v_.samples_asked = samples_asked;
+    v_.clairvoyant_nodes = clairvoyant_nodes;
+    const HiddenGame::Node& root = game.root();
+    for (int k = 0; k < kTileKinds; ++k)
+      for (int c = 0; c < root.pool[k]; ++c) pool_.push_back(tile_of_kind(k));
+  }
+
+  // Plays one more deal; false, without counting it, once a limit or the
+  // control stops the run. `inner_nodes` gathers the known-order solves'
+  // nodes (counted by their own budgets) across samplers.
+  bool step(Budget& budget, Control* control, uint64_t& inner_nodes) {
+    const HiddenGame::Node& root = game_.root();
+    const int turns = game_.engine().turns_left(root.state);
+    const Limits& limits = budget.limits();
     // The sample's nodes at most: a policy node a turn and one solve's quota.
     const uint64_t used = budget.nodes() + inner_nodes;
-    if (used >= limits.max_nodes || limits.max_nodes - used < v.clairvoyant_nodes + static_cast<uint64_t>(turns)) {
+    if (used >= limits.max_nodes || limits.max_nodes - used < v_.clairvoyant_nodes + static_cast<uint64_t>(turns)) {
       budget.stop(StopReason::kNodes);
-      break;
+      return false;
     }
-    const Game known = game.known(deal);
+    rng_.shuffle(pool_);
+    deal_.clear();
+    if (root.drawn >= 0) deal_.push_back(tile_of_kind(root.drawn));
+    for (const NewTile& t : pool_)
+      if (static_cast<int>(deal_.size()) < turns) deal_.push_back(t);
+    const Game known = game_.known(deal_);
     bool cut = false;
     const double policy = play_policy(known, budget, &cut);
-    if (cut) break;
+    if (cut) return false;
     Limits inner = limits;
-    inner.max_nodes = v.clairvoyant_nodes;
+    inner.max_nodes = v_.clairvoyant_nodes;
     inner.max_seconds = std::max(0.0, limits.max_seconds - budget.seconds());
     inner.max_memory_mb = std::min<uint64_t>(limits.max_memory_mb, 16);
     const SolveResult best = solve(known, known.initial(), inner, control, true);
     inner_nodes += best.stats.nodes;
     if (!best.exact && best.stats.stopped_by != StopReason::kNodes) {
       budget.stop(best.stats.stopped_by);  // time or a stop request: this sample is not counted
-      break;
+      return false;
     }
     const double clairvoyant = (best.exact ? best.lower : best.upper) / 2;
-    if (!best.exact) ++v.clairvoyant_bounded;
-    policy_sum += policy;
-    policy_squares += policy * policy;
-    clair_sum += clairvoyant;
-    clair_squares += clairvoyant * clairvoyant;
-    ++v.samples;
-    budget.note_interval(policy_sum / v.samples, clair_sum / v.samples);
+    if (!best.exact) ++v_.clairvoyant_bounded;
+    policy_sum_ += policy;
+    policy_squares_ += policy * policy;
+    clair_sum_ += clairvoyant;
+    clair_squares_ += clairvoyant * clairvoyant;
+    ++v_.samples;
+    return true;
   }
-  const Share p = share_of(policy_sum, policy_squares, static_cast<uint64_t>(v.samples));
-  const Share c = share_of(clair_sum, clair_squares, static_cast<uint64_t>(v.samples));
-  v.policy_mean = p.mean, v.policy_low = p.low, v.policy_high = p.high;
-  v.clairvoyant_mean = c.mean, v.clairvoyant_low = c.low, v.clairvoyant_high = c.high;
+
+  double policy_mean() const { return v_.samples ? policy_sum_ / v_.samples : 0.0; }
+  double clairvoyant_mean() const { return v_.samples ? clair_sum_ / v_.samples : 0.0; }
+
+  SampledValue value() const {
+    SampledValue v = v_;
+    const Share p = share_of(policy_sum_, policy_squares_, static_cast<uint64_t>(v.samples));
+    const Share c = share_of(clair_sum_, clair_squares_, static_cast<uint64_t>(v.samples));
+    v.policy_mean = p.mean, v.policy_low = p.low, v.policy_high = p.high;
+    v.clairvoyant_mean = c.mean, v.clairvoyant_low = c.low, v.clairvoyant_high = c.high;
+    return v;
+  }
+
+ private:
+  const HiddenGame& game_;
+  Rng rng_;
+  std::vector<NewTile> pool_, deal_;
+  SampledValue v_;
+  double policy_sum_ = 0, policy_squares_ = 0, clair_sum_ = 0, clair_squares_ = 0;
+};
+
+// Each known-order solve of a sampled deal gets a fixed quota, or its share
+// of max_nodes among `solves`.
+uint64_t clairvoyant_quota(const Limits& limits, uint64_t solves) {
+  return std::max<uint64_t>(1, std::min(kClairvoyantNodes, limits.max_nodes / std::max<uint64_t>(1, solves * 2)));
+}
+
+void sample(const HiddenGame& game, Budget& budget, Control* control, uint64_t seed, int samples,
+            HiddenSolveResult& r) {
+  Sampler sampler(game, seed, samples, clairvoyant_quota(budget.limits(), static_cast<uint64_t>(samples)));
+  uint64_t inner_nodes = 0;
+  for (int i = 0; i < samples && sampler.step(budget, control, inner_nodes); ++i)
+    budget.note_interval(sampler.policy_mean(), sampler.clairvoyant_mean());
+  r.sample = sampler.value();
   r.stats.nodes += inner_nodes;
 }
 
+// The hint's sampling: the candidates' games advanced a deal each in turn,
+// so that a limit leaves them with as many samples as one another.
+// Returns the known-order solves' nodes.
+uint64_t sample_side_by_side(const std::vector<HiddenGame>& games, Budget& budget, Control* control, uint64_t seed,
+                             int samples, std::vector<SampledValue>& out) {
+  const uint64_t quota = clairvoyant_quota(budget.limits(), static_cast<uint64_t>(samples) * games.size());
+  std::vector<Sampler> samplers;
+  samplers.reserve(games.size());
+  for (const HiddenGame& g : games) samplers.emplace_back(g, seed, samples, quota);
+  uint64_t inner_nodes = 0;
+  bool going = !budget.stopped();
+  for (int i = 0; i < samples && going; ++i)
+    for (Sampler& s : samplers)
+      if (!(going = s.step(budget, control, inner_nodes))) break;
+  out.clear();
+  for (const Sampler& s : samplers) out.push_back(s.value());
+  return inner_nodes;
+}
 
 }  // namespace
 
@@ -202,6 +253,19 @@ Game HiddenGame::known(const std::vector<NewTile>& deal) const {
   return Game(spec);
 }
 
+HiddenGame HiddenGame::rooted_at(const Node& n) const {
+  PositionSpec table = engine_.to_spec(n.state);
+  table.deal_rest.clear();
+  HiddenSpec hidden;
+  for (int k = 0; k < kTileKinds; ++k) hidden.pool.insert(hidden.pool.end(), n.pool[k], tile_of_kind(k));
+  hidden.turns_left = engine_.turns_left(n.state);
+  if (n.drawn >= 0) {
+    hidden.has_drawn = true;
+    hidden.drawn = tile_of_kind(n.drawn);
+  }
+  return HiddenGame(table, hidden);
+}
+
 HiddenSolveResult solve_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed,
                                int samples, bool sample_only) {
   HiddenSolveResult r;
@@ -232,71 +296,131 @@ HiddenSolveResult solve_hidden(const HiddenGame& game, const Limits& limits, Con
   return r;
 }
 
-HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Control* control) {
+namespace {
+
+// What a hint knows of one move or draw, whichever it is.
+struct HintItem {
+  HiddenGame::Node node;  // the game after it
+  bool* exact;
+  ExactValue* value;
+  SampledValue* sample;
+};
+
+// The exact values, each item in turn with its share of the budget; true
+// when every one finished.
+bool exact_values(ExactExpectimax<HiddenGame>& search, Budget& budget, std::vector<HintItem>& items) {
+  bool all = true;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Budget::Slice outer = budget.begin_slice(1.0 / static_cast<double>(items.size() - i), UINT64_MAX);
+    ExactOutcome outcome = ExactOutcome::kStopped;
+    if (!budget.stopped()) *items[i].value = search.value(items[i].node, &outcome);
+    *items[i].exact = outcome == ExactOutcome::kExact;
+    budget.end_slice(outer);
+    all = all && *items[i].exact;
+  }
+  return all;
+}
+
+}  // namespace
+
+HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed,
+                             int samples) {
   HiddenHintResult r;
   Budget budget(limits, control, kPollEvery);
   const HiddenGame::Node& root = game.root();
   r.pool_size = game.pool_size(root);
-  ExactExpectimax<HiddenGame> search(game, budget);
-  ExactOutcome outcome = ExactOutcome::kExact;
-  bool all_exact = true;
+  if (game.is_final(root)) {
+    r.exact = true;
+    r.value = {game.leaf_value(root), 1};
+    r.stats.seconds = budget.seconds();
+    return r;
+  }
+  // The items, and the order the policy prefers them in (which are sampled).
+  std::vector<HintItem> items;
+  std::vector<size_t> preferred;
   if (root.drawn >= 0) {
     std::vector<Child> kids = game.engine().children(root.state);
+    r.moves.resize(kids.size());
+    std::vector<Move> moves;
     for (size_t i = 0; i < kids.size(); ++i) {
-      HiddenChoice c;
-      c.child = std::move(kids[i]);
-      const Budget::Slice outer = budget.begin_slice(1.0 / static_cast<double>(kids.size() - i), UINT64_MAX);
-      if (!budget.stopped()) {
-        c.value = search.value(game.after(root, c.child.move), &outcome);
-        c.exact = outcome == ExactOutcome::kExact;
-      }
-      budget.end_slice(outer);
-      all_exact = all_exact && c.exact;
-      r.moves.push_back(std::move(c));
+      moves.push_back(kids[i].move);
+      r.moves[i].child = std::move(kids[i]);
     }
-    std::stable_sort(r.moves.begin(), r.moves.end(), [](const HiddenChoice& a, const HiddenChoice& b) {
-      if (a.exact != b.exact) return a.exact;
-      return a.exact && exact_greater(a.value, b.value);
+    std::vector<Game::MoveKey> keys;
+    game.engine().move_keys(root.state, moves, keys);
+    for (size_t i = 0; i < r.moves.size(); ++i) {
+      HiddenChoice& c = r.moves[i];
+      items.push_back({game.after(root, c.child.move), &c.exact, &c.value, &c.sample});
+      preferred.push_back(i);
+    }
+    std::stable_sort(preferred.begin(), preferred.end(), [&](size_t a, size_t b) {
+      const Game::MoveKey &x = keys[a], &y = keys[b];
+      return x.bound != y.bound ? x.bound > y.bound : x.supply != y.supply ? x.supply < y.supply : x.edge > y.edge;
     });
-    if (all_exact && !r.moves.empty()) r.value = r.moves.front().value;
-  } else if (!game.is_final(root)) {
+  } else {
     std::vector<HiddenGame::Weighted> draws;
     game.chance_children(root, draws);
-    Uint128 numerator = 0, denominator = 0;
+    r.draws.resize(draws.size());
     for (size_t i = 0; i < draws.size(); ++i) {
-      HiddenDraw d;
+      HiddenDraw& d = r.draws[i];
       d.tile = tile_of_kind(draws[i].state.drawn);
       d.count = static_cast<int>(draws[i].weight);
-      const Budget::Slice outer = budget.begin_slice(1.0 / static_cast<double>(draws.size() - i), UINT64_MAX);
-      if (!budget.stopped()) {
-        d.value = search.value(draws[i].state, &outcome);
-        d.exact = outcome == ExactOutcome::kExact;
-      }
-      budget.end_slice(outer);
-      all_exact = all_exact && d.exact;
-      if (all_exact) {
-        // Every draw's value shares one denominator (a draw a turn to the
-        // end); the sum is checked all the same.
-        Uint128 part = 0;
-        const bool fits = (denominator == 0 || denominator == d.value.denominator * static_cast<Uint128>(r.pool_size)) &&
-                          !__builtin_mul_overflow(d.value.denominator, static_cast<Uint128>(r.pool_size), &denominator) &&
-                          !__builtin_mul_overflow(d.value.numerator, static_cast<Uint128>(d.count), &part) &&
-                          !__builtin_add_overflow(numerator, part, &numerator);
-        all_exact = fits;
-      }
-      d.value = reduced(d.value);
-      r.draws.push_back(d);
+      items.push_back({draws[i].state, &d.exact, &d.value, &d.sample});
+      preferred.push_back(i);
+    }
+    std::stable_sort(preferred.begin(), preferred.end(),
+                     [&](size_t a, size_t b) { return r.draws[a].count > r.draws[b].count; });
+  }
+
+  ExactExpectimax<HiddenGame> search(game, budget);
+  bool all_exact = false;
+  if (game.engine().turns_left(root.state) <= kExactTurns) {
+    // Half the budget for the exact values, the rest for sampling if they stop.
+    const Budget::Slice outer = budget.begin_slice(0.5, UINT64_MAX);
+    all_exact = exact_values(search, budget, items);
+    budget.end_slice(outer);
+  }
+  uint64_t inner_nodes = 0;
+  if (!all_exact) {
+    std::vector<size_t> chosen;
+    for (size_t i : preferred)
+      if (!*items[i].exact && chosen.size() < kHintCandidates) chosen.push_back(i);
+    std::vector<HiddenGame> games;
+    games.reserve(chosen.size());
+    for (size_t i : chosen) games.push_back(game.rooted_at(items[i].node));
+    std::vector<SampledValue> values;
+    inner_nodes = sample_side_by_side(games, budget, control, seed, samples, values);
+    for (size_t j = 0; j < chosen.size(); ++j) *items[chosen[j]].sample = values[j];
+  }
+
+  if (root.drawn >= 0) {
+    auto rank = [](const HiddenChoice& c) { return c.exact ? 0 : c.sample.samples > 0 ? 1 : 2; };
+    std::stable_sort(r.moves.begin(), r.moves.end(), [&](const HiddenChoice& a, const HiddenChoice& b) {
+      if (rank(a) != rank(b)) return rank(a) < rank(b);
+      if (rank(a) == 0) return exact_greater(a.value, b.value);
+      return rank(a) == 1 && a.sample.policy_mean > b.sample.policy_mean;
+    });
+    if (all_exact) r.value = r.moves.front().value;
+    for (HiddenChoice& c : r.moves) c.value = reduced(c.value);
+  } else if (all_exact) {
+    // The expected value over the draws; every draw's value shares one
+    // denominator (a draw a turn to the end), checked all the same.
+    Uint128 numerator = 0, denominator = 0;
+    for (const HiddenDraw& d : r.draws) {
+      Uint128 part = 0;
+      all_exact = all_exact &&
+                  (denominator == 0 || denominator == d.value.denominator * static_cast<Uint128>(r.pool_size)) &&
+                  !__builtin_mul_overflow(d.value.denominator, static_cast<Uint128>(r.pool_size), &denominator) &&
+                  !__builtin_mul_overflow(d.value.numerator, static_cast<Uint128>(d.count), &part) &&
+                  !__builtin_add_overflow(numerator, part, &numerator);
     }
     if (all_exact) r.value = reduced({numerator, denominator});
-  } else {
-    r.value = {game.leaf_value(root), 1};
   }
-  for (HiddenChoice& c : r.moves) c.value = reduced(c.value);
+  for (HiddenDraw& d : r.draws) d.value = reduced(d.value);
   r.exact = all_exact;
-  r.stats.nodes = budget.nodes();
+  r.stats.nodes = budget.nodes() + inner_nodes;
   r.stats.seconds = budget.seconds();
   r.stats.stopped_by = budget.reason();
-  if (!all_exact && r.stats.stopped_by == StopReason::kNone) r.stats.stopped_by = StopReason::kNodes;
   r.stats.pruned = search.pruned();
   r.stats.max_depth = search.max_depth();
   r.stats.table = search.table_stats();

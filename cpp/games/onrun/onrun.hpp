@@ -330,6 +330,8 @@ class HiddenGame {
   Node after(const Node& n, const Move& move) const;
   // A known-order game of this position with `deal` as the tiles to come.
   Game known(const std::vector<NewTile>& deal) const;
+  // The game from `n` on, a node of this one (a hint samples each move's).
+  HiddenGame rooted_at(const Node& n) const;
 
  private:
   PositionSpec table_;
@@ -358,20 +360,26 @@ struct HiddenSolveResult {
   SearchStats stats;
 };
 
+// A hint's move or draw: its exact value, or else its sampled bounds
+// (none when the limits ran out before it was reached).
 struct HiddenChoice {
   Child child;
   bool exact = false;
   ExactValue value;
+  SampledValue sample;  // when not exact and sample.samples > 0
 };
 struct HiddenDraw {
   NewTile tile;
   int count = 0;
   bool exact = false;
   ExactValue value;
+  SampledValue sample;
 };
 struct HiddenHintResult {
   int pool_size = 0;
-  std::vector<HiddenChoice> moves;  // with a tile drawn; best first, ties canonical
+  // With a tile drawn; best first: exact values, then sampled ones by the
+  // policy's mean (what a player can be sure of), then the rest; ties canonical.
+  std::vector<HiddenChoice> moves;
   std::vector<HiddenDraw> draws;    // without: per kind, in kind order
   bool exact = false;
   ExactValue value;  // of the position
@@ -383,6 +391,10 @@ struct HiddenHintResult {
 // and more), and the answer is sampled at once.
 inline constexpr int kExactTurns = 12;
 inline constexpr int kDefaultSamples = 64;
+// A hint that cannot be exact samples this many moves (or draws), the
+// policy's favourites, side by side on the same deals; a full game's turn
+// has thousands of moves, and a value for each is out of reach.
+inline constexpr size_t kHintCandidates = 8;
 // The node quota of one known-order solve of a sampled deal (fixed, so the
 // answer is the same on any machine); a smaller max_nodes shares itself out.
 inline constexpr uint64_t kClairvoyantNodes = 2'000;
@@ -390,6 +402,9 @@ inline constexpr uint64_t kClairvoyantNodes = 2'000;
 // `sample_only` (for tests and measuring) skips the exact search.
 HiddenSolveResult solve_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed,
                                int samples, bool sample_only = false);
-HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Control* control);
+// Exact values when the position is small enough; else (or past a limit)
+// sampled bounds for the first kHintCandidates moves or draws.
+HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed = 0,
+                             int samples = kDefaultSamples);
 
 }  // namespace sj::onrun

@@ -77,9 +77,14 @@ function moveNode(m) {
   return html("span", {}, `tile to ${cellText(m.place)}, ${actionText(m.action)}`);
 }
 
-// A hidden-order hint values a move by its expected score (a fraction).
-const valueText = (v) => v.expected_score
-  ?? (v.exact ? String(v.best_score) : `${v.score_bounds[0]}–${v.score_bounds[1]}`);
+// A hidden-order hint values a move or a draw by its expected score (a
+// fraction) or, past the exact search, by sampled bounds: a policy's mean
+// (lower) to the clairvoyant mean (upper).
+const sampledText = (s) => `${s.policy.estimate.toFixed(1)}–${s.clairvoyant.estimate.toFixed(1)}`;
+const SAMPLED_NOTE = "Sampled values run from a policy's mean score (a lower bound) to the clairvoyant mean (an upper bound). ";
+const valueText = (v) => v.expected_score ?? (v.sampled ? sampledText(v.sampled)
+  : v.exact ? String(v.best_score) : `${v.score_bounds[0]}–${v.score_bounds[1]}`);
+const sampledNote = (items) => (items.some((x) => x.sampled) ? SAMPLED_NOTE : "");
 
 const TEMPLATE = layout(
   `${BOARD_SLOTS}
@@ -388,13 +393,15 @@ export function mount(root, game) {
     if (result.draws && result.draws.length) {
       // The order hidden, no tile drawn: what each draw is worth.
       ui.hintInfo.append(`Expected score ${result.expected_score ?? "not exact within the limit"}; ` +
-        `each possible draw with its chance and value. `, ...searchSummary(result));
+        `each possible draw with its chance and value. ${sampledNote(result.draws)}`, ...searchSummary(result));
       ui.hintList.replaceChildren(...result.draws.map((d) => html("li", {},
-        `draw a ${d.tile.n} (${plural(d.tile.spaces, "space")}): chance ${d.probability}, value ${d.expected_score ?? "?"}`)));
+        `draw a ${d.tile.n} (${plural(d.tile.spaces, "space")}): chance ${d.probability}, value ` +
+        (d.expected_score ?? (d.sampled ? sampledText(d.sampled) : "?")))));
       return;
     }
     ui.hintInfo.append(`${plural(result.moves.length, "move")}, each with its ` +
-      `${result.mode === "hidden" ? "expected" : "best final"} score. `, ...searchSummary(result));
+      `${result.mode === "hidden" ? "expected" : "best final"} score. ${sampledNote(result.moves)}`,
+    ...searchSummary(result));
     hintRows(ui.hintList, result.moves, {
       row(m, playButton) {
         const li = html("li");
