@@ -22,6 +22,7 @@ tiles with one or two colours of a few pawns, or one colour of any size).
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import NamedTuple
 
@@ -56,9 +57,10 @@ def _add(cell, d, k=1):
     return (cell[0] + k * dq, cell[1] + k * dr)
 
 
+@functools.cache  # the cells of small layouts, asked millions of times by the brute force
 def _neighbours(cell):
     q, r = cell
-    return [(q + dq, r + dr) for (dq, dr) in DIRECTIONS]
+    return tuple((q + dq, r + dr) for (dq, dr) in DIRECTIONS)
 
 
 def _tile_map(state):
