@@ -248,7 +248,7 @@ class EvacuateAction(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["evacuate"]
     number: StrictInt = Field(ge=1, le=6)
-    to: list[Pair] = Field(default_factory=list, max_length=4 * MAX_PAWNS_PER_COLOR)
+    to: list[Pair] = Field(default_factory=list, max_length=MAX_PAWNS_PER_COLOR)
 
 
 Action = Annotated[Union[PassAction, TileAction, EdgeAction, EvacuateAction], Field(discriminator="kind")]

@@ -70,6 +70,9 @@ Move to_move(const MoveTuple& t) {
   m.cell = {static_cast<int16_t>(cq), static_cast<int16_t>(cr)};
   m.count = static_cast<uint8_t>(std::clamp(count, 0, 255));
   m.number = static_cast<uint8_t>(std::clamp(number, 0, 255));
+  if (to.size() > m.to.capacity())
+    throw InvalidInput("move.action.to: " + std::to_string(to.size()) + " cells, more than the " +
+                       std::to_string(m.to.capacity()) + " pawns a colour can have");
   for (const auto& [q, r] : to) m.to.push_back({static_cast<int16_t>(q), static_cast<int16_t>(r)});
   return m;
 }

@@ -191,7 +191,7 @@ bool Contest::legal(const ContestState& s, const ContestMove& m, std::string* wh
     case ActionKind::kEvacuate: {
       std::vector<Move> ev;
       game_.evacuations(b, m.color, ev, Cell{}, nullptr);
-      std::vector<Cell> to = m.move.to;
+      auto to = m.move.to;
       std::sort(to.begin(), to.end());
       bool any = false;
       for (const Move& e : ev)

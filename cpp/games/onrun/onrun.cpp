@@ -22,17 +22,6 @@ std::string cell_text(Cell c) {
   return s;
 }
 
-// Lexicographic order of outcome vectors, written out (GCC 12 warns about
-// std::vector's own comparison at -O3).
-struct OutcomeLess {
-  bool operator()(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) const {
-    const size_t n = std::min(a.size(), b.size());
-    for (size_t i = 0; i < n; ++i)
-      if (a[i] != b[i]) return a[i] < b[i];
-    return a.size() < b.size();
-  }
-};
-
 Cell neighbor(Cell c, int d) {
   return {static_cast<int16_t>(c.q + kHexStep[d].q), static_cast<int16_t>(c.r + kHexStep[d].r)};
 }
@@ -505,14 +494,18 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
     }
     // Enumerate assignments group by group, destination by destination;
     // keep those where a group sends fewer than its pawns only when all its
-    // destinations are full.
-    // Collected, then sorted and made unique: only two sources sharing a
+    // destinations are full. Each kept one is a move at once, its cells
+    // read in cell order (so `to` comes sorted); only two sources sharing a
     // destination can reach one multiset twice.
-    std::vector<std::vector<uint8_t>> outcomes;
+    std::vector<int> by_cell(dest.size());
+    for (size_t j = 0; j < dest.size(); ++j) by_cell[j] = static_cast<int>(j);
+    std::sort(by_cell.begin(), by_cell.end(), [&](int a, int b) { return dest[a] < dest[b]; });
     std::vector<uint8_t> x(dest.size(), 0);
     std::vector<int> sent(sources.size(), 0);
     uint64_t work = 0;
     bool cut = false;
+    moves_scratch.clear();
+    std::vector<Move>& moves = moves_scratch;
     auto maximal = [&]() {
       for (size_t si = 0; si < sources.size(); ++si) {
         if (sent[si] == k_of[sources[si]]) continue;
@@ -531,7 +524,13 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
         return;
       }
       if (si == sources.size()) {
-        if (maximal()) outcomes.push_back(x);
+        if (!maximal()) return;
+        Move& m = moves.emplace_back();
+        m.place = place;
+        m.kind = ActionKind::kEvacuate;
+        m.number = static_cast<uint8_t>(v);
+        for (int j : by_cell)
+          for (int a = 0; a < x[j]; ++a) m.to.push_back(dest[j]);
         return;
       }
       if (pos == of[si].size()) {
@@ -549,23 +548,10 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
       }
     };
     rec(rec, 0, 0, k_of[sources[0]]);
-    if (sources.size() > 1) {
-      std::sort(outcomes.begin(), outcomes.end(), OutcomeLess{});
-      outcomes.erase(std::unique(outcomes.begin(), outcomes.end()), outcomes.end());
-    }
-    moves_scratch.clear();
-    std::vector<Move>& moves = moves_scratch;
-    for (const auto& o : outcomes) {
-      Move m;
-      m.place = place;
-      m.kind = ActionKind::kEvacuate;
-      m.number = static_cast<uint8_t>(v);
-      for (size_t j = 0; j < dest.size(); ++j)
-        for (int a = 0; a < o[j]; ++a) m.to.push_back(dest[j]);
-      std::sort(m.to.begin(), m.to.end());
-      moves.push_back(std::move(m));
-    }
     std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.to < b.to; });
+    if (sources.size() > 1)
+      moves.erase(std::unique(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.to == b.to; }),
+                  moves.end());
     for (auto& m : moves) out.push_back(std::move(m));
   }
 }
@@ -707,7 +693,7 @@ bool Game::legal(const State& s, const Move& m, std::string* why) const {
       std::vector<Move> ev;
       evacuations(placed, c, ev, m.place, nullptr);
       bool any = false;
-      std::vector<Cell> to = m.to;
+      auto to = m.to;
       std::sort(to.begin(), to.end());
       for (const Move& e : ev)
         if (e.number == m.number) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/inline_vector.hpp"
 #include "core/limits.hpp"
 #include "core/table.hpp"
 #include "search/exact_expectimax.hpp"
@@ -96,7 +97,7 @@ struct Move {
   Cell cell;          // tile or edge
   uint8_t count = 0;  // tile
   uint8_t number = 0; // evacuate
-  std::vector<Cell> to;  // evacuate, sorted
+  InlineVector<Cell, kMaxPawnsPerColor> to;  // evacuate, sorted: at most the colour's pawns
 };
 bool canonical_less(const Move& a, const Move& b);
 
