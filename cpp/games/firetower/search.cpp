@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <unordered_map>
 
 #include "core/bits.hpp"
@@ -21,21 +22,17 @@ int least_distance(const Bits& burning, int corner) {
   return best;
 }
 
-// A position still in play, as the tree steers by it (below any win's
-// 1): burned towers first, then the fire's distance to the enemies' back
-// corners, then its distance from the own one and the own area's gems;
-// section 14's h in weight order.
-double horizon_value(const State& s) {
-  const Regions& reg = regions();
-  const Bits burning = s.gems | reg.flame;
-  double burned = 0, near = 0;
-  for (int t = kNE; t <= kSE; ++t) {
-    if (s.burned >> t & 1) burned += 1;
-    else near += std::max(0.0, 1.0 - least_distance(burning, kBackCorner[t]) / 14.0);
-  }
-  const double safe = std::min(14, least_distance(burning, kBackCorner[kNW])) / 14.0;
-  const double area = (s.gems & reg.area[kNW]).count() / 9.0;
-  return 0.5 * burned / 3 + 0.15 * near / 3 + 0.2 * safe + 0.1 * (1 - area);
+// A position still in play, as the tree steers by it: section 14's h
+// mapped onto [0, 1) in the same order (a burned tower outweighs any
+// distance, as its 1000 does; a win is 1, a loss 0). Steering by greedy's
+// own h makes the search a lookahead on greedy's judgement (the hand-made
+// value it replaces weighed the same terms otherwise, so that even with
+// no lookahead it did not rank moves as greedy does).
+double steer_value(const State& s) {
+  const double h = greedy_value(s);
+  const double burned = std::floor((h + 500) / 1000);
+  const double rest = h - 1000 * burned;  // distances and area gems: within [-60, 56]
+  return std::clamp((burned + (rest + 61) / 120) / 4, 0.0, 1.0);
 }
 
 // A position's identity for merging moves and caching: every field that
@@ -154,7 +151,8 @@ void rank_by_greedy(const Engine& engine, const State& s, const std::vector<Move
   std::stable_sort(out.begin(), out.end(), [](const Scored& a, const Scored& b) { return a.h > b.h; });
 }
 
-// The rollout policy of the search: greedy's h over a few moves. At the
+// The rollout policy past the steering point, where only the outcome is
+// wanted: greedy's h over a few moves. At the
 // action, one play of each card in the hand (generated card by card, not
 // the whole action's list) and a discard of one card; elsewhere a sample
 // of the decision's moves (all of them when few).
@@ -199,9 +197,9 @@ struct SampledGreedy {
   }
 };
 
-// Each search thread's ranked moves inside the tree, by position key; a
+// Each search thread's greedy moves inside the tree, by position key; a
 // hint clears its own thread's (the others start with the threads).
-thread_local std::unordered_map<uint64_t, std::vector<Move>> inner_cache;
+thread_local std::unordered_map<uint64_t, Move> inner_cache;
 
 // The game as cpp/search/mcts.hpp sees it (SampledGame).
 struct SearchState {
@@ -218,12 +216,12 @@ struct SearchState {
   }
   // What the tree steers by at a game's end: a win above everything (its
   // score too, for that objective), a loss 0, a timeout as a position in
-  // play. Rollouts steer by the position a few turns on (Rollout): wins are
-  // rare at most levels, and a share of zero for every move would leave
-  // the tree blind.
+  // play. Rollouts steer by the position after the Inferno's answer
+  // (Rollout): wins are rare at most levels, and a share of zero for every
+  // move would leave the tree blind.
   double search_value() const {
     if (s.status == Status::kWin) return score ? 0.5 + 0.5 * s.score / 9.0 : 1.0;
-    return s.status == Status::kTimeout ? horizon_value(s) : 0.0;
+    return s.status == Status::kTimeout ? steer_value(s) : 0.0;
   }
   bool chance() const { return s.at_chance(); }
   uint64_t sample_chance(Rng& rng) {
@@ -247,57 +245,52 @@ struct SearchState {
     engine->apply(s, m);
   }
 
-  // Inside the tree: greedy's best few, ranked once per position (cached
-  // by key, per thread, bounded) since the tree asks at every pass.
+  // Inside the tree: greedy's move alone, so that every visit below a root
+  // move is greedy answering the sampled draws (a rollout improvement of
+  // greedy, in Bertsekas' sense). Letting the tree try greedy's other top
+  // moves below the root spent the few iterations on noise. Cached by key,
+  // per thread, bounded, since the tree asks at every pass.
   void inner_candidates(std::vector<Move>& out) const {
-    static constexpr size_t kInner = 8, kCache = 1 << 12;
-    std::unordered_map<uint64_t, std::vector<Move>>& cache = inner_cache;
+    static constexpr size_t kCache = 1 << 12;
+    std::unordered_map<uint64_t, Move>& cache = inner_cache;
     thread_local MoveList list;
-    thread_local std::vector<Move> all;
-    thread_local std::vector<Scored> ranked;
     const uint64_t key = state_key(s);
+    out.clear();
     const auto hit = cache.find(key);
     if (hit != cache.end()) {
-      out = hit->second;
+      out.push_back(hit->second);
       return;
     }
-    searchable_moves(*engine, s, list, all);
-    rank_by_greedy(*engine, s, all, ranked);
-    out.clear();
-    std::vector<uint64_t> seen;
-    for (const Scored& x : ranked) {
-      if (out.size() == kInner) break;
-      if (std::find(seen.begin(), seen.end(), x.key) != seen.end()) continue;  // the same next position
-      seen.push_back(x.key);
-      out.push_back(x.move);
-    }
+    out.push_back(greedy_move(*engine, s, list));
     if (cache.size() >= kCache) cache.clear();
-    cache.emplace(key, out);
+    cache.emplace(key, out.back());
   }
 };
 
-// A rollout: sampled greedy to the end, for the outcome reported; the
-// tree steers by the position `kHorizon` turns after the rollout began
-// (fewer random draws decide it than the game's end), or by the end
-// when the game ended first.
+// A rollout: greedy itself (section 14) until the player's action in a
+// later turn, so that the next Inferno card, its placement and the wind
+// have answered the move; the tree steers by greedy's h there. Measured on
+// Level 1 (docs/architecture.md): stopping at the turn's end saw no
+// Inferno and only reordered greedy's ties; one more whole turn cost three
+// times as much. Then sampled greedy (cheaper) to the end, for the
+// outcome reported.
 struct Rollout {
-  static constexpr int kHorizon = 4;
   bool score = false;
   Playout operator()(SearchState g, Rng& rng, std::vector<Move>&) const {
     thread_local MoveList list;
+    thread_local std::vector<Outcome> outcomes;
     const Engine& engine = *g.engine;
     State& s = g.s;
-    const int horizon = s.turn + kHorizon;
+    const int start = s.turn;
     double steer = -1;
-    std::vector<Outcome> outcomes;
     while (!s.over()) {
-      if (steer < 0 && s.turn >= horizon) steer = horizon_value(s);
+      if (steer < 0 && s.turn > start && s.need == Need::kAction) steer = steer_value(s);
       if (s.at_chance()) {
         engine.outcomes(s, outcomes);
         engine.apply_chance(s, sample_outcome(outcomes, rng));
         continue;
       }
-      engine.apply(s, SampledGreedy{}(engine, s, rng, list));
+      engine.apply(s, steer < 0 ? greedy_move(engine, s, list) : SampledGreedy{}(engine, s, rng, list));
     }
     const Playout end = terminal_playout(g);
     if (steer < 0 || s.status == Status::kWin) return end;
@@ -392,19 +385,33 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
     std::vector<Scored> ranked;
     rank_by_greedy(engine, s, all, ranked);
     // Moves to the same next position are one (section 12): the first in
-    // canonical order stands for them.
-    std::vector<std::pair<uint64_t, std::vector<Move>>> groups;
+    // canonical order stands for them. Candidates in greedy's own order (h,
+    // then canonical order), so that greedy's move is the first and wins
+    // every tie: h ties often (a water card's squares, a fire card against
+    // a water card), and greedy's tie-break was worth keeping.
+    struct Group {
+      uint64_t key;
+      double h;
+      std::vector<Move> moves;
+      std::string first;
+    };
+    std::vector<Group> groups;
     for (const Scored& x : ranked) {
-      auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& p) { return p.first == x.key; });
-      if (g == groups.end()) groups.push_back({x.key, {x.move}});
-      else g->second.push_back(x.move);
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& p) { return p.key == x.key; });
+      if (g == groups.end()) groups.push_back({x.key, x.h, {x.move}, {}});
+      else g->moves.push_back(x.move);
     }
-    for (auto& [key, moves] : groups) {
-      std::sort(moves.begin(), moves.end(), [&](const Move& a, const Move& b) {
+    for (Group& g : groups) {
+      std::sort(g.moves.begin(), g.moves.end(), [&](const Move& a, const Move& b) {
         return move_json(a, engine.rules()) < move_json(b, engine.rules());
       });
-      if (candidates.size() < o.root_candidates) candidates.push_back(moves[0]);
-      merged.push_back(moves);
+      g.first = move_json(g.moves[0], engine.rules());
+    }
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const Group& a, const Group& b) { return a.h != b.h ? a.h > b.h : a.first < b.first; });
+    for (Group& g : groups) {
+      if (candidates.size() < o.root_candidates) candidates.push_back(g.moves[0]);
+      merged.push_back(std::move(g.moves));
     }
   }
   inner_cache.clear();
@@ -414,7 +421,12 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
   mo.threads = std::max<uint32_t>(1, o.threads);
   mo.trees = o.trees;
   mo.proportion = !o.score;
-  mo.exploration = 1.0;  // the search value lies in [0, 1] for both objectives
+  // The search value lies in [0, 1] and moves differ by hundredths: UCT's
+  // constant this large shares the iterations evenly (each candidate is
+  // valued on the same sampled futures, common_random_numbers), and the
+  // answer takes the best mean. Low constants (0.05-1) chose by visits
+  // on a handful of samples and lost to greedy.
+  mo.exploration = 10.0;
   mo.poll_interval = 4;  // an iteration is a whole simulated game, about a millisecond
   mo.common_random_numbers = true;  // one move's effect is small beside the draws' and dice's
   const auto r = mcts(root, limits, mo, control, Rollout{o.score});
@@ -425,14 +437,14 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   auto value_of = [&](size_t i) -> const Estimate95* { return i < r.outcomes.size() ? &r.outcomes[i] : nullptr; };
   auto guide_of = [&](size_t i) { return i < r.values.size() ? r.values[i].mean : 0.0; };
-  // Best first: the most samples (UCT spends them on the moves that look
-  // best), then the higher value; moves the search did not value last.
+  // Best first: the higher mean of what the tree steered by (the
+  // iterations are shared evenly), ties in greedy's order; moves the
+  // search did not value last.
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     const Estimate95* x = value_of(a);
     const Estimate95* y = value_of(b);
     if (!x || !y) return x && !y;
-    if (x->n != y->n) return x->n > y->n;
-    return x->mean > y->mean;
+    return guide_of(a) > guide_of(b);
   });
   for (size_t i : order) {
     HintMove h;
