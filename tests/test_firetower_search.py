@@ -67,6 +67,19 @@ def test_a_hint_lists_every_legal_move_once():
     assert all(h.n == 0 for h in hint.moves[hint.stats.candidates:])
 
 
+def test_the_hint_shares_its_iterations_evenly_and_answers_by_mean():
+    """The search is a lookahead on greedy: greedy's own move is searched,
+    every searched candidate gets the same share of the iterations (within
+    one a tree), and the best is the highest mean of what the search
+    steered by."""
+    hint = firetower.hint(NEAR_A_WIN, Limit(nodes=640), seed=4)
+    searched = hint.moves[:hint.stats.candidates]
+    assert hint.stats.candidates == 8 and max(m.n for m in searched) - min(m.n for m in searched) <= 8
+    assert [m.search_value for m in searched] == sorted((m.search_value for m in searched), reverse=True)
+    greedy = firetower.baseline_move(NEAR_A_WIN, "greedy")
+    assert any(greedy in (m.move, *m.equivalent) for m in searched)
+
+
 def test_mcts_chooses_moves_the_baselines_do_not():
     """On a fixed set of positions (Level 1 games by greedy, every tenth
     action), with a fixed seed, the hint's best move differs from greedy's

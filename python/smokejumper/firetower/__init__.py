@@ -373,8 +373,9 @@ class HintMove(Estimate):
     move: dict[str, Any]
     equivalent: list[dict[str, Any]] = Field(description="Other moves to the same next position (merged into this one)")
     search_value: float = Field(description="What the search steered by, its mean: 1 for a win (objective score: "
-                                            "0.5 + score/18), less for a lost game, by how near the fire came to "
-                                            "the enemy towers (below 0.45). Separates moves when wins are rare")
+                                            "0.5 + score/18), 0 for a loss, and for a game in play greedy's h at the "
+                                            "player's next-turn action, mapped onto [0, 1) in its order (a burned "
+                                            "tower adds 0.25). Separates moves when wins are rare")
 
 
 class HintStats(SearchCounts):
