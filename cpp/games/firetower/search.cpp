@@ -152,10 +152,10 @@ void rank_by_greedy(const Engine& engine, const State& s, const std::vector<Move
 }
 
 // The rollout policy past the steering point, where only the outcome is
-// wanted: greedy's h over a few moves. At the
-// action, one play of each card in the hand (generated card by card, not
-// the whole action's list) and a discard of one card; elsewhere a sample
-// of the decision's moves (all of them when few).
+// wanted: greedy's h over a few moves. At the action, one play of each
+// card in the hand (generated card by card, not the whole action's list)
+// and a discard of one card; elsewhere a sample of the decision's moves
+// (all of them when few).
 struct SampledGreedy {
   static constexpr size_t kSample = 6;
   Move operator()(const Engine& engine, const State& s, Rng& rng, MoveList& list) const {
@@ -247,9 +247,10 @@ struct SearchState {
 
   // Inside the tree: greedy's move alone, so that every visit below a root
   // move is greedy answering the sampled draws (a rollout improvement of
-  // greedy, in Bertsekas' sense). Letting the tree try greedy's other top
-  // moves below the root spent the few iterations on noise. Cached by key,
-  // per thread, bounded, since the tree asks at every pass.
+  // greedy, in Bertsekas' sense): at the few dozen iterations a candidate
+  // that a whole game can afford, greedy's other top moves below the root
+  // would each be valued on a sample or two. Cached by key, per thread,
+  // bounded, since the tree asks at every pass.
   void inner_candidates(std::vector<Move>& out) const {
     static constexpr size_t kCache = 1 << 12;
     std::unordered_map<uint64_t, Move>& cache = inner_cache;
@@ -272,8 +273,8 @@ struct SearchState {
 // have answered the move; the tree steers by greedy's h there. Measured on
 // Level 1 (docs/architecture.md): stopping at the turn's end saw no
 // Inferno and only reordered greedy's ties; one more whole turn cost three
-// times as much. Then sampled greedy (cheaper) to the end, for the
-// outcome reported.
+// times as much (a lead: it looked stronger on a few games). Then sampled
+// greedy (cheaper) to the end, for the outcome reported.
 struct Rollout {
   bool score = false;
   Playout operator()(SearchState g, Rng& rng, std::vector<Move>&) const {
@@ -424,8 +425,8 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
   // The search value lies in [0, 1] and moves differ by hundredths: UCT's
   // constant this large shares the iterations evenly (each candidate is
   // valued on the same sampled futures, common_random_numbers), and the
-  // answer takes the best mean. Low constants (0.05-1) chose by visits
-  // on a handful of samples and lost to greedy.
+  // answer takes the best mean. UCT's own allocation (c 0.05-1) lost to
+  // greedy on Level 1.
   mo.exploration = 10.0;
   mo.poll_interval = 4;  // an iteration is a whole simulated game, about a millisecond
   mo.common_random_numbers = true;  // one move's effect is small beside the draws' and dice's
