@@ -10,8 +10,9 @@ from fractions import Fraction
 
 import pytest
 
+import facts
 import tails_reference as ref
-from smokejumper import InvalidPositionError, Limit, tails
+from smokejumper import Control, InvalidPositionError, Limit, tails
 
 ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, "+1"]
 CASES = int(os.environ.get("SMOKEJUMPER_CROSS_CASES", "2000"))
@@ -175,12 +176,32 @@ def test_the_choice_samples_past_its_exact_cap_with_an_interval():
         assert c.estimate.ci95[0] <= c.estimate.value <= c.estimate.ci95[1]
 
 
+# Two seats with five cards each and a five-card Rogue deck: exact in a moment.
+SMALL_ROGUE_CHOICE = {"players": [{"hand": [1, 2, 4, 6, "+1"], "bonfire": 9,
+                                   "stacks": [{"top": 5, "fire": [{"start": 2, "flames": 2}]}]},
+                                  {"hand": [3, 5, 7, 8, 9], "bonfire": 1}],
+                      "first": 0, "phase": "choose", "hero": 0, "iguana": [{"start": 2, "flames": 3}],
+                      "rogue": {"deck": [2, 4, 6, 8, 9]}}
+
+
+def test_a_choice_shows_its_leaders_interval_while_it_runs():
+    """A watcher (the page, the jobs' events) sees the leading choice's
+    interval narrow; at the end it is the best choice's own: sampled, its
+    Hoeffding interval; exact, its value."""
+    control = Control()
+    got, seen = facts.watched(lambda: tails.choose(tails.deal(2, players=4).position, Limit(seconds=60),
+                                                   max_profiles=10, samples=12, control=control), control)
+    assert not got.exact and seen
+    assert control.interval == pytest.approx(got.choices[0].estimate.ci95)
+    assert seen[-1][1] - seen[-1][0] < seen[0][1] - seen[0][0]
+    control = Control()
+    exact = tails.choose(SMALL_ROGUE_CHOICE, control=control)
+    best = float(Fraction(exact.choices[0].expected_flames))
+    assert exact.exact and control.interval == pytest.approx((best, best))
+
+
 def test_a_rogue_choice_past_its_limit_is_sampled_and_its_intervals_hold_the_exact_values():
-    position = {"players": [{"hand": [1, 2, 4, 6, "+1"], "bonfire": 9,
-                             "stacks": [{"top": 5, "fire": [{"start": 2, "flames": 2}]}]},
-                            {"hand": [3, 5, 7, 8, 9], "bonfire": 1}],
-                "first": 0, "phase": "choose", "hero": 0, "iguana": [{"start": 2, "flames": 3}],
-                "rogue": {"deck": [2, 4, 6, 8, 9]}}
+    position = SMALL_ROGUE_CHOICE
     exact = tails.choose(position)
     assert exact.exact and exact.sampled_by is None
     want = {tuple(c.cards): Fraction(c.expected_flames) for c in exact.choices}

@@ -152,6 +152,20 @@ struct Tally {
   uint64_t n = 0;
 };
 
+// A sampled choice's mean with Hoeffding's 95% interval from the range of
+// the hero's flames after the round: it holds for any number of samples
+// (a normal interval on a few samples, all alike, would claim a width of
+// zero).
+ChoiceValue sampled_value(const Tally& t, double low, double high) {
+  ChoiceValue v;
+  v.samples = t.n;
+  v.mean = t.total / static_cast<double>(t.n);
+  const double half = (high - low) * std::sqrt(std::log(2 / 0.05) / (2 * static_cast<double>(t.n)));
+  v.lo = std::max(low, v.mean - half);
+  v.hi = std::min(high, v.mean + half);
+  return v;
+}
+
 }  // namespace
 
 ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples, uint64_t seed,
@@ -209,6 +223,11 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
       out.sampled_by = SampledBy::kLimit;
     }
   }
+  // The best choice's expected flames lie within the flames the hero can
+  // have after the round: the live interval starts there and narrows.
+  double low = 0, high = 0;
+  hunt.flames_range(hero, &low, &high);
+  double best_done = low;
   if (out.exact) {
     for (size_t c = 0; c < count && !budget.stopped(); ++c) {
       ChoiceValue& cv = values[c];
@@ -237,6 +256,8 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
       cv.mean = static_cast<double>(sum) / static_cast<double>(den);
       cv.lo = cv.hi = cv.mean;
       cv.samples = profiles;
+      best_done = std::max(best_done, cv.mean);
+      budget.note_interval(best_done, c + 1 < count ? high : best_done);
     }
   } else {
     // Sample k draws one opponents' profile from the seeded stream and
@@ -255,21 +276,25 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
         tally[c].total += static_cast<double>(v.flames[hero]) / static_cast<double>(kDen);
         ++tally[c].n;
       }
+      // Live: the interval of the choice that leads so far.
+      auto mean = [&](size_t c) { return tally[c].total / static_cast<double>(tally[c].n); };
+      size_t lead = count;
+      for (size_t c = 0; c < count; ++c)
+        if (tally[c].n && (lead == count || mean(c) > mean(lead))) lead = c;
+      if (lead < count) {
+        const ChoiceValue v = sampled_value(tally[lead], low, high);
+        budget.note_interval(v.lo, v.hi);
+      }
     }
-    // Hoeffding's 95% interval from the range of the hero's flames after
-    // the round: it holds for any number of samples (a normal interval on a
-    // few samples, all alike, would claim a width of zero).
-    double low = 0, high = 0;
-    hunt.flames_range(hero, &low, &high);
     for (size_t c = 0; c < count; ++c) {
       if (tally[c].n == 0) continue;
+      const ChoiceValue v = sampled_value(tally[c], low, high);
       ChoiceValue& cv = values[c];
       cv.done = true;
-      cv.samples = tally[c].n;
-      cv.mean = tally[c].total / static_cast<double>(cv.samples);
-      const double half = (high - low) * std::sqrt(std::log(2 / 0.05) / (2 * static_cast<double>(cv.samples)));
-      cv.lo = std::max(low, cv.mean - half);
-      cv.hi = std::min(high, cv.mean + half);
+      cv.samples = v.samples;
+      cv.mean = v.mean;
+      cv.lo = v.lo;
+      cv.hi = v.hi;
     }
   }
   out.choices = std::move(values);
