@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -123,17 +124,21 @@ def paired(levels: list[int], games: int, first_seed: int, nodes: int) -> None:
     print("| level | policy | games | wins | win rate | 95% interval | towers burned (mean) | "
           "MCTS - greedy towers (paired) | CPU ms a decision |")
     print("| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+    paired_lines = []
     for level in levels:
         burned: dict[str, list[int]] = {}
+        won: dict[str, list[bool]] = {}
         for policy in ("greedy", "mcts"):
             wins = decisions = 0
             cpu = 0.0
             burned[policy] = []
+            won[policy] = []
             for seed in range(first_seed, first_seed + games):
                 start = time.process_time()
                 g = firetower.play(level=level, seed=seed, policy=policy, limit=Limit(nodes=nodes), workers=1)
                 cpu += time.process_time() - start
                 wins += g.status == "win"
+                won[policy].append(g.status == "win")
                 decisions += g.decisions
                 burned[policy].append(towers_burned(g))
             lo, hi = wilson_interval(wins, games)
@@ -141,6 +146,19 @@ def paired(levels: list[int], games: int, first_seed: int, nodes: int) -> None:
                 f"{sum(m - g for m, g in zip(burned['mcts'], burned['greedy'])) / games:+.2f}"
             print(f"| {level} | {policy} | {games} | {wins} | {wins / games:.3f} | [{lo:.3f}, {hi:.3f}] | "
                   f"{sum(burned[policy]) / games:.2f} | {diff} | {1000 * cpu / decisions:.1f} |", flush=True)
+        mcts_only = sum(m and not g for m, g in zip(won["mcts"], won["greedy"]))
+        greedy_only = sum(g and not m for m, g in zip(won["mcts"], won["greedy"]))
+        paired_lines.append(f"L{level}: seeds won by MCTS only {mcts_only}, by greedy only {greedy_only} "
+                            f"(sign test p = {sign_test(mcts_only, greedy_only):.4f})")
+    print("\nPaired, on the same seeds: " + "; ".join(paired_lines) + " (the sign test counts the seeds "
+          "that only one policy won; two-sided, exact)")
+
+
+def sign_test(a: int, b: int) -> float:
+    """Two-sided exact binomial p of a split a:b of the discordant seeds
+    under 'either policy is as likely to win such a seed'."""
+    n, k = a + b, min(a, b)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n) if n else 1.0
 
 
 def hint_settling(budgets: list[float]) -> None:

@@ -1,6 +1,8 @@
 """Fire Tower's view in chromium: a Level 1 game from a seed, the set-up hawk
 and further decisions played by clicks, undo, a hint drawn on the board,
-a record saved and loaded again, and the page fitting a phone."""
+a record saved and loaded again, and the page fitting a phone; and a whole
+game played to its end by clicks, a Trio of Hawks (too many arrangements to
+list) among them, built square by square on the board."""
 
 from __future__ import annotations
 
@@ -81,6 +83,56 @@ def test_firetower(page, server):
     expect(view.locator(".last-move")).to_contain_text(f"Move {played - 1}:")
 
     assert_fits(page, "firetower")
+
+
+def own_hawk_room(board):
+    """The squares a hawk card may put own hawks on (spec 6.10): empty or
+    own-hawk NW-quadrant squares outside the NW tower area (the EF is 'E')."""
+    return [(r, c) for r in range(8) for c in range(8) if not (r < 3 and c < 3) and board[r][c] in ".H"]
+
+
+def test_a_whole_game_is_played_by_clicks_a_trio_of_hawks_built_on_the_board(page, server):
+    view = view_of(page, "firetower")
+    view.get_by_label("Level").select_option("1")
+    view.locator("[data-ref=seed]").fill("1")
+    button(view, "New game").click()
+    expect(decision(view)).to_have_text("setup_hawk")
+    played = trios = 0
+    for _ in range(400):  # a game ends well within this (the turn limit is 100)
+        state = server.post("/v1/firetower/check", {"position": json.loads(view.locator("textarea").input_value())})
+        if not state["decision"]:
+            break
+        trio = [u for u in state["unlisted"] if u["card"] == "hawks_3"]
+        if trio and not trios:
+            # Seed 1's first moves reach a Trio of Hawks at the third decision,
+            # with one own hawk standing: the card asks for 4 squares, one
+            # more each click, and plays only with all of them.
+            view.locator(".ft-hand .ft-card", has_text="Trio of Hawks").first.click()
+            expect(view.locator(".ft-arrange")).to_contain_text(f"{trio[0]['moves']:,} arrangements")
+            own = [(r, c) for r in range(8) for c in range(8) if state["board"][r][c] == "H"]
+            size = len(own) + min(3, state["hawk_supply"])
+            expect(view.locator(".ft-arrange")).to_contain_text(f"{len(own)} of {size} chosen")
+            play_trio = button(view, "Play Trio of Hawks")
+            expect(play_trio).to_be_disabled()
+            for r, c in [s for s in own_hawk_room(state["board"]) if s not in own][:size - len(own)]:
+                view.locator(f'[data-sq="{r},{c}"]').click()
+            expect(view.locator(".ft-arrange")).to_contain_text(f"{size} of {size} chosen")
+            play_trio.click()
+            trios += 1
+        else:
+            view.locator(".ft-moves li").first.click()
+        played += 1
+        expect(view.locator(".last-move")).to_contain_text(f"Move {played}:")
+        if trios == 1 and played == 3:
+            expect(view.locator(".last-move")).to_contain_text("Trio of Hawks: hawks on")
+    assert trios == 1
+    final = server.post("/v1/firetower/check", {"position": json.loads(view.locator("textarea").input_value())})
+    assert final["status"] in ("win", "loss", "timeout") and final["decision"] is None
+    expect(view.locator(".ft-decision")).to_contain_text({"win": "Won", "loss": "Lost", "timeout": "Timeout"}[final["status"]])
+    expect(view.locator(".ft-moves")).to_contain_text("The game is over.")
+    # The record the page built replays through the engine to the same end.
+    replay = server.post("/v1/firetower/replay", {"position": final["record"]})
+    assert replay["ok"], replay
 
 
 def test_a_bad_record_is_named(page):

@@ -323,6 +323,7 @@ const STYLE = `
 .ft-decision { margin: 2px 0 8px; padding: 6px 10px; border: 1px solid #f5d08a; background: #fff7e6; border-radius: 8px; }
 .ft-decision-name { display: inline-block; padding: 0 6px; border-radius: 4px; background: #a16207; color: #fff; font-size: 12px; }
 .ft-note { color: var(--accent-dark); }
+.ft-arrange { margin-top: 4px; font-size: 13px; }
 .ft-table { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 8px; }
 .ft-pile { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 2px 4px; padding: 3px 8px; border: 1px dashed var(--line);
   border-radius: 6px; min-width: 0; max-width: 100%; }
@@ -379,6 +380,7 @@ export function mount(root, game) {
     preview: null,      // the move hovered or focused in a list
     hint: null,         // {record, result, shown}: the hint and the move it draws
     note: "",           // a word about the last click on the board
+    arrange: null,      // {card, hawks, take}: a hawk card's move being built square by square
   };
   const work = worker(() => renderButtons());
   const editor = jsonEditor(ui, { format: formatRecord, current: () => state.record });
@@ -473,6 +475,7 @@ export function mount(root, game) {
       for (const k of candidateKeys()) markNode(overlay, { sq: [Math.floor(k / N), k % N], role: "cand" });
     }
     for (const s of state.squares) markNode(overlay, { sq: s, role: "chosen" });
+    if (state.arrange) moveMarks(arrangedMove(state.arrange), a.board).forEach((mk) => markNode(overlay, mk, "preview"));
     const hinted = state.hint && state.hint.record === state.record ? state.hint.shown : null;
     if (hinted && !sameMove(hinted, state.preview)) moveMarks(hinted, a.board).forEach((mk) => markNode(overlay, mk, "hinted"));
     if (state.preview) moveMarks(state.preview, a.board).forEach((mk) => markNode(overlay, mk, "preview"));
@@ -532,8 +535,93 @@ export function mount(root, game) {
 
   const movesAt = (s) => filtered().filter((m) => moveMarks(m, state.answer.board).some((mk) => sqKey(mk.sq) === sqKey(s)));
 
+  // ---------------------------------------------------- hawk arrangements
+
+  // A hawk card with more arrangements than the server lists (a Trio of
+  // Hawks has tens of thousands) is played by choosing its squares here:
+  // the final set of own-hawk squares (spec 6.10), built square by square,
+  // which the server then checks like any move.
+  const unlistedCard = (id) => !!state.answer && state.answer.decision === "action" &&
+    (state.answer.unlisted || []).some((u) => u.card === id);
+  const hawkRoom = (board, s) => quadrant(s) === "NW" && towerOf(s) !== "NW" && placeable(board, s);
+  const nwSquares = () => [...Array(8 * 8).keys()].map((i) => [Math.floor(i / 8), i % 8]);
+
+  // What the card allows now: how many hawks it adds from the supply, how
+  // many enemy hawks it may take besides, and the final set's size.
+  function arrangeRule(arrange) {
+    const a = state.answer;
+    const k = Number(String(arrange.card).split("_")[1]) || 0;
+    const own = nwSquares().filter((s) => charAt(a.board, s) === "H");
+    const free = nwSquares().filter((s) => hawkRoom(a.board, s) && charAt(a.board, s) === ".").length;
+    const placed = Math.min(k, a.hawk_supply, free);
+    const takeable = a.hawk_supply < k ? Math.min(k - placed, free - placed) : 0;
+    return { own, placed, takeable, size: own.length + placed + arrange.take.length };
+  }
+
+  function startArrange(id) {
+    state.arrange = { card: id, hawks: [], take: [] };
+    state.arrange.hawks = arrangeRule(state.arrange).own;
+    state.card = id;
+    state.squares = [];
+    state.note = "";
+  }
+
+  // A click in an arrangement: a square for a hawk is chosen or let go; an
+  // enemy hawk is taken or given back (only while the supply is short).
+  function arrangeClick(s) {
+    const a = state.answer;
+    const arr = state.arrange;
+    const k = sqKey(s);
+    const toggle = (list) => (list.some((q) => sqKey(q) === k) ? list.filter((q) => sqKey(q) !== k) : [...list, s]);
+    if (hawkRoom(a.board, s)) {
+      arr.hawks = toggle(arr.hawks);
+    } else if (charAt(a.board, s) === "H" && quadrant(s) !== "NW") {
+      const taken = arr.take.some((q) => sqKey(q) === k);
+      if (!taken && arr.take.length >= arrangeRule(arr).takeable) {
+        state.note = "No enemy hawk can be taken: the supply has hawks enough.";
+        render();
+        return;
+      }
+      arr.take = toggle(arr.take);
+    }
+    state.note = "";
+    render();
+  }
+
+  function arrangeCandidates() {
+    const a = state.answer;
+    const keys = new Set(nwSquares().filter((s) => hawkRoom(a.board, s)).map(sqKey));
+    if (arrangeRule(state.arrange).takeable) {
+      for (let r = 0; r < N; r++) {
+        for (let c = 0; c < N; c++) if (charAt(a.board, [r, c]) === "H" && quadrant([r, c]) !== "NW") keys.add(sqKey([r, c]));
+      }
+    }
+    return keys;
+  }
+
+  const byRowCol = (list) => [...list].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const arrangedMove = (arr) => ({ type: "play", card: arr.card, hawks: byRowCol(arr.hawks), take: byRowCol(arr.take) });
+
+  function renderArrange(box) {
+    const arr = state.arrange;
+    const rule = arrangeRule(arr);
+    const line = html("div", { class: "ft-arrange" });
+    const count = (state.answer.unlisted.find((u) => u.card === arr.card) || {}).moves || 0;
+    line.append(html("b", {}, cardName(arr.card)), ` (${count.toLocaleString("en-US")} arrangements): click the squares of ` +
+      `all your hawks after it, ${arr.hawks.length} of ${rule.size} chosen` +
+      (rule.takeable ? `; you may also take up to ${plural(rule.takeable, "enemy hawk")} (${arr.take.length} taken)` : "") + ". ");
+    const playButton = html("button", { type: "button", "data-ref": "arrangePlay" }, `Play ${cardName(arr.card)}`);
+    playButton.disabled = arr.hawks.length !== rule.size || work.busy;
+    playButton.addEventListener("click", () => play(arrangedMove(arr)));
+    const cancel = html("button", { type: "button", class: "text-button" }, "Cancel");
+    cancel.addEventListener("click", () => chooseCard(arr.card));
+    line.append(playButton, " ", cancel);
+    box.append(line);
+  }
+
   function candidateKeys() {
     const a = state.answer;
+    if (state.arrange) return arrangeCandidates();
     const keys = new Set();
     for (const m of filtered()) for (const mk of moveMarks(m, a.board)) if (mk.click || mk.role === "src") keys.add(sqKey(mk.sq));
     return keys;
@@ -541,13 +629,17 @@ export function mount(root, game) {
 
   // Candidates are drawn where a click chooses among few kinds of move:
   // any decision but the whole action, or the action once filtered.
-  const showCandidates = () => !!state.answer && state.answer.moves.length > 0 &&
-    (state.answer.decision !== "action" || !!state.card || state.squares.length > 0);
+  const showCandidates = () => !!state.answer && (!!state.arrange || (state.answer.moves.length > 0 &&
+    (state.answer.decision !== "action" || !!state.card || state.squares.length > 0)));
 
   // A click on a square: the one move that is this square is played;
   // else the square filters the moves (a second click lifts it).
   function clickSquare(s) {
     if (work.busy || !state.answer) return;
+    if (state.arrange) {
+      arrangeClick(s);
+      return;
+    }
     const k = sqKey(s);
     if (state.squares.some((q) => sqKey(q) === k)) {
       state.squares = state.squares.filter((q) => sqKey(q) !== k);
@@ -577,9 +669,15 @@ export function mount(root, game) {
 
   function chooseCard(id) {
     if (work.busy) return;
-    state.card = state.card === id ? null : id;
-    state.squares = [];
-    state.note = "";
+    const again = state.card === id;
+    state.arrange = null;
+    if (!again && unlistedCard(id)) {
+      startArrange(id);
+    } else {
+      state.card = again ? null : id;
+      state.squares = [];
+      state.note = "";
+    }
     render();
   }
 
@@ -637,7 +735,8 @@ export function mount(root, game) {
     const tip = a.moves.length === 1 ? "One legal move." : showCandidates()
       ? "Click a marked square (one move there is played at once; else it filters), or a move below."
       : "Click a card of your hand to see its moves on the board, or a square, or a move below.";
-    box.append(html("div", { class: "small muted" }, tip));
+    if (state.arrange) renderArrange(box);
+    else box.append(html("div", { class: "small muted" }, tip));
     if (state.note) box.append(html("div", { class: "small ft-note" }, state.note));
   }
 
@@ -662,6 +761,11 @@ export function mount(root, game) {
     }
     if (!a.moves.length) {
       list.append(html("li", { class: "muted static" }, a.status === "ongoing" ? "No decision here." : "The game is over."));
+      return;
+    }
+    if (state.arrange) {
+      list.append(html("li", { class: "muted static" }, `${cardName(state.arrange.card)}'s arrangements are too many to list: ` +
+        "choose its squares on the board."));
       return;
     }
     const shown = listed();
@@ -700,7 +804,8 @@ export function mount(root, game) {
     if (!a) return;
     const seen = new Set();
     for (const id of a.hand) {
-      const count = a.moves.filter((m) => usesCard(m, id)).length;
+      const count = a.moves.filter((m) => usesCard(m, id)).length +
+        (a.decision === "action" ? (a.unlisted || []).filter((u) => u.card === id).reduce((n, u) => n + u.moves, 0) : 0);
       const first = !seen.has(id);
       seen.add(id);
       ui.hand.append(cardNode(id, { count: first ? count : null, selected: state.card === id && first,
@@ -819,6 +924,7 @@ export function mount(root, game) {
     const revealed = answer.inferno?.revealed || null;
     state.texts = answer.moves.map((m) => moveText(m, revealed));
     state.card = null;
+    state.arrange = null;
     state.squares = [];
     state.preview = null;
     state.note = "";
