@@ -594,6 +594,13 @@ def test_hawk_card_rearranges_every_own_hawk():
     start = position({4: "....H...........", 12: "........H......."}, hand=hand, draw=["helitack"])
     g = run(start)
     assert [(u.card, u.moves) for u in g.unlisted] == [("hawks_2", comb(54, 3))]
+    # What a frontend needs to write one of them: the play without its
+    # squares, the 54 squares of the pool, 1 own + 2 placed, nothing to take.
+    family = g.unlisted[0]
+    nw_free = [(r, c) for r in range(8) for c in range(8) if not (r < 3 and c < 3) and (r, c) != (7, 7)]
+    assert family.move == {"type": "play", "card": "hawks_2", "hawks": [], "take": []}
+    assert family.squares == nw_free and len(nw_free) == 54
+    assert (family.own, family.placed, family.max_take, family.takeable) == (1, 2, 0, [])
     move = {"type": "play", "card": "hawks_2", "hawks": sq((0, 5), (5, 5), (6, 6)), "take": []}
     g = run(start, move, draw("helitack"))
     assert cells(g, "H") == sq((0, 5), (5, 5), (6, 6), (12, 8)) and g.hawk_supply == 14
@@ -619,6 +626,9 @@ def test_hawk_card_takes_enemy_hawks_only_when_the_supply_is_short():
     assert g.hawk_supply == 1
     assert [(u.card, u.moves) for u in g.unlisted] == [
         ("hawks_3", comb(54, 2) + 16 * comb(54, 3) + comb(16, 2) * comb(54, 4))]
+    family = g.unlisted[0]
+    assert (family.own, family.placed, family.max_take) == (1, 1, 2)
+    assert family.takeable == [(r, c) for r in (12, 13) for c in range(8, 16)]
     move = {"type": "play", "card": "hawks_3", "hawks": sq((0, 5), (4, 4), (5, 5), (6, 6)),
             "take": sq((12, 8), (13, 15))}
     g = run(start, move, draw("helitack"))

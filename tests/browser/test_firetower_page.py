@@ -52,7 +52,7 @@ def test_firetower(page, server):
         state = server.post("/v1/firetower/check", {"position": json.loads(view.locator("textarea").input_value())})
         if not state["decision"]:
             break
-        view.locator(".ft-moves li").first.click()
+        view.locator(".ft-moves li:not(.ft-family)").first.click()
         played += 1
         expect(view.locator(".last-move")).to_contain_text(f"Move {played}:")
 
@@ -76,7 +76,7 @@ def test_firetower(page, server):
         button(view, "Save record").click()
     record = json.loads(open(download.value.path()).read())
     assert record == json.loads(saved)
-    view.locator(".ft-moves li").first.click()
+    view.locator(".ft-moves li:not(.ft-family)").first.click()
     expect(view.locator(".last-move")).to_contain_text(f"Move {played}:")
     view.locator("textarea").fill(json.dumps(record))
     button(view, "Load record").click()
@@ -118,9 +118,10 @@ def test_a_whole_game_is_played_by_clicks_a_trio_of_hawks_built_on_the_board(pag
                 view.locator(f'[data-sq="{r},{c}"]').click()
             expect(view.locator(".ft-arrange")).to_contain_text(f"{size} of {size} chosen")
             play_trio.click()
+            # (every later hawk card's family row is left alone: the first listed move is played)
             trios += 1
         else:
-            view.locator(".ft-moves li").first.click()
+            view.locator(".ft-moves li:not(.ft-family)").first.click()
         played += 1
         expect(view.locator(".last-move")).to_contain_text(f"Move {played}:")
         if trios == 1 and played == 3:

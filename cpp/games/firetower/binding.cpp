@@ -53,10 +53,13 @@ class Session {
 
   // The first `limit` moves in the spec's canonical order (section 12),
   // the number of all of them, and the hawk-card families too large to
-  // list (each a card and its number of moves).
+  // list: each its card, its number of moves, the move without its squares,
+  // where own hawks may end, the enemy hawks that may be taken, and the
+  // own / placed / max_take counts that size a final set, so that a
+  // frontend can build one of its moves (spec 6.10).
   py::tuple moves(size_t limit) const {
     std::vector<std::string> texts;
-    std::vector<std::pair<std::string, uint64_t>> unlisted;
+    std::vector<HawkFamily> too_many;
     uint64_t count = 0;
     {
       py::gil_scoped_release release;
@@ -69,7 +72,7 @@ class Session {
         if (f.count <= limit) {
           for (uint64_t i = 0; i < f.count; ++i) moves.push_back(f.unrank(i));
         } else {
-          unlisted.emplace_back(rules_->cards[f.base.card].id, f.count);
+          too_many.push_back(f);
         }
       }
       texts.reserve(moves.size());
@@ -77,6 +80,15 @@ class Session {
       std::sort(texts.begin(), texts.end());
       texts.erase(std::unique(texts.begin(), texts.end()), texts.end());
       if (texts.size() > limit) texts.resize(limit);
+    }
+    py::list unlisted;
+    for (const HawkFamily& f : too_many) {
+      py::list cells, enemies;
+      for (int i = 0; i < f.ncells; ++i) cells.append(py::make_tuple(row_of(f.cells[i]), col_of(f.cells[i])));
+      // The family keeps every enemy hawk; they may be taken only while the supply is short.
+      for (int i = 0; i < (f.max_take ? f.nenemies : 0); ++i) enemies.append(py::make_tuple(row_of(f.enemies[i]), col_of(f.enemies[i])));
+      unlisted.append(py::make_tuple(rules_->cards[f.base.card].id, f.count, move_json(f.base, *rules_), cells,
+                                     enemies, f.own, f.placed, f.max_take));
     }
     return py::make_tuple(count, texts, unlisted);
   }

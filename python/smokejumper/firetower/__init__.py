@@ -202,8 +202,19 @@ class Chance(BaseModel):
 
 
 class Unlisted(BaseModel):
+    """A hawk card whose plays are too many to list, and what it takes to
+    write one (spec 6.10): ``move`` with ``hawks``, the final set of
+    own-hawk squares (``own + placed + len(take)`` of ``squares``), and
+    ``take``, at most ``max_take`` of ``takeable``."""
+
     card: str = Field(description="A hawk card whose plays are too many to list")
     moves: int
+    move: dict[str, Any] = Field(description="The play without its squares (type, card, keep where picked)")
+    squares: list[Square] = Field(description="Where own hawks may end: the own hawks' squares and the free ones")
+    takeable: list[Square] = Field(description="Enemy hawks that may be taken (the supply is short)")
+    own: int = Field(description="Own hawks on the board now")
+    placed: int = Field(description="Hawks the card adds from the supply")
+    max_take: int = Field(description="Enemy hawks that may be taken at most")
 
 
 class GameState(BaseModel):
@@ -266,7 +277,9 @@ def _answer(session: Any, record: dict[str, Any], max_moves: int = DEFAULT_MAX_M
     return GameState(
         record=record, status=session.status, score=session.score, decision=session.decision, chance=session.chance,
         phase=view["phase"], moves=[json.loads(m) for m in moves], move_count=count,
-        unlisted=[Unlisted(card=c, moves=n) for c, n in unlisted],
+        unlisted=[Unlisted(card=c, moves=n, move=json.loads(base), squares=cells, takeable=enemies, own=own,
+                           placed=placed, max_take=max_take)
+                  for c, n, base, cells, enemies, own, placed, max_take in unlisted],
         chances=[Chance(event=json.loads(e), probability=w / total) for e, w in session.outcomes()],
         position=json.loads(position) if position else None, turn=view["turn"], round=view["round"],
         board=view["board"], wind=view["wind"], hand=view["hand"], hand_size=view["hand_size"],

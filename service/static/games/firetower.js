@@ -539,28 +539,18 @@ export function mount(root, game) {
 
   // A hawk card with more arrangements than the server lists (a Trio of
   // Hawks has tens of thousands) is played by choosing its squares here:
-  // the final set of own-hawk squares (spec 6.10), built square by square,
-  // which the server then checks like any move.
-  const unlistedCard = (id) => !!state.answer && state.answer.decision === "action" &&
-    (state.answer.unlisted || []).some((u) => u.card === id);
-  const hawkRoom = (board, s) => quadrant(s) === "NW" && towerOf(s) !== "NW" && placeable(board, s);
-  const nwSquares = () => [...Array(8 * 8).keys()].map((i) => [Math.floor(i / 8), i % 8]);
-
-  // What the card allows now: how many hawks it adds from the supply, how
-  // many enemy hawks it may take besides, and the final set's size.
-  function arrangeRule(arrange) {
-    const a = state.answer;
-    const k = Number(String(arrange.card).split("_")[1]) || 0;
-    const own = nwSquares().filter((s) => charAt(a.board, s) === "H");
-    const free = nwSquares().filter((s) => hawkRoom(a.board, s) && charAt(a.board, s) === ".").length;
-    const placed = Math.min(k, a.hawk_supply, free);
-    const takeable = a.hawk_supply < k ? Math.min(k - placed, free - placed) : 0;
-    return { own, placed, takeable, size: own.length + placed + arrange.take.length };
-  }
+  // the final set of own-hawk squares (spec 6.10), built square by square
+  // from what the server says of the card (its squares, what may be taken,
+  // the set's size), and then checked by the server like any move.
+  const familyOf = (id) => (state.answer?.unlisted || []).find((u) => u.card === id) || null;
+  const inList = (list, s) => list.some((q) => sqKey(q) === sqKey(s));
+  const toggled = (list, s) => (inList(list, s) ? list.filter((q) => sqKey(q) !== sqKey(s)) : [...list, s]);
+  const arrangeSize = (arr) => arr.family.own + arr.family.placed + arr.take.length;
 
   function startArrange(id) {
-    state.arrange = { card: id, hawks: [], take: [] };
-    state.arrange.hawks = arrangeRule(state.arrange).own;
+    const family = familyOf(id);
+    const own = family.squares.filter((s) => charAt(state.answer.board, s) === "H");
+    state.arrange = { card: id, family, hawks: own, take: [] };
     state.card = id;
     state.squares = [];
     state.note = "";
@@ -569,49 +559,34 @@ export function mount(root, game) {
   // A click in an arrangement: a square for a hawk is chosen or let go; an
   // enemy hawk is taken or given back (only while the supply is short).
   function arrangeClick(s) {
-    const a = state.answer;
     const arr = state.arrange;
-    const k = sqKey(s);
-    const toggle = (list) => (list.some((q) => sqKey(q) === k) ? list.filter((q) => sqKey(q) !== k) : [...list, s]);
-    if (hawkRoom(a.board, s)) {
-      arr.hawks = toggle(arr.hawks);
-    } else if (charAt(a.board, s) === "H" && quadrant(s) !== "NW") {
-      const taken = arr.take.some((q) => sqKey(q) === k);
-      if (!taken && arr.take.length >= arrangeRule(arr).takeable) {
-        state.note = "No enemy hawk can be taken: the supply has hawks enough.";
-        render();
-        return;
-      }
-      arr.take = toggle(arr.take);
-    }
     state.note = "";
+    if (inList(arr.family.squares, s)) {
+      arr.hawks = toggled(arr.hawks, s);
+    } else if (inList(arr.family.takeable, s)) {
+      if (!inList(arr.take, s) && arr.take.length >= arr.family.max_take) {
+        state.note = `At most ${plural(arr.family.max_take, "enemy hawk")} may be taken.`;
+      } else {
+        arr.take = toggled(arr.take, s);
+      }
+    }
     render();
   }
 
-  function arrangeCandidates() {
-    const a = state.answer;
-    const keys = new Set(nwSquares().filter((s) => hawkRoom(a.board, s)).map(sqKey));
-    if (arrangeRule(state.arrange).takeable) {
-      for (let r = 0; r < N; r++) {
-        for (let c = 0; c < N; c++) if (charAt(a.board, [r, c]) === "H" && quadrant([r, c]) !== "NW") keys.add(sqKey([r, c]));
-      }
-    }
-    return keys;
-  }
-
+  const arrangeCandidates = () => new Set([...state.arrange.family.squares, ...state.arrange.family.takeable].map(sqKey));
   const byRowCol = (list) => [...list].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  const arrangedMove = (arr) => ({ type: "play", card: arr.card, hawks: byRowCol(arr.hawks), take: byRowCol(arr.take) });
+  const arrangedMove = (arr) => ({ ...arr.family.move, hawks: byRowCol(arr.hawks), take: byRowCol(arr.take) });
 
   function renderArrange(box) {
     const arr = state.arrange;
-    const rule = arrangeRule(arr);
+    const size = arrangeSize(arr);
     const line = html("div", { class: "ft-arrange" });
-    const count = (state.answer.unlisted.find((u) => u.card === arr.card) || {}).moves || 0;
-    line.append(html("b", {}, cardName(arr.card)), ` (${count.toLocaleString("en-US")} arrangements): click the squares of ` +
-      `all your hawks after it, ${arr.hawks.length} of ${rule.size} chosen` +
-      (rule.takeable ? `; you may also take up to ${plural(rule.takeable, "enemy hawk")} (${arr.take.length} taken)` : "") + ". ");
-    const playButton = html("button", { type: "button", "data-ref": "arrangePlay" }, `Play ${cardName(arr.card)}`);
-    playButton.disabled = arr.hawks.length !== rule.size || work.busy;
+    line.append(html("b", {}, cardName(arr.card)), ` (${arr.family.moves.toLocaleString("en-US")} arrangements): click the ` +
+      `squares of all your hawks after it, ${arr.hawks.length} of ${size} chosen` +
+      (arr.family.max_take ? `; you may also take up to ${plural(arr.family.max_take, "enemy hawk")} (${arr.take.length} taken)` : "") +
+      ". ");
+    const playButton = html("button", { type: "button" }, `Play ${cardName(arr.card)}`);
+    playButton.disabled = arr.hawks.length !== size || arr.family.placed + arr.take.length === 0 || work.busy;
     playButton.addEventListener("click", () => play(arrangedMove(arr)));
     const cancel = html("button", { type: "button", class: "text-button" }, "Cancel");
     cancel.addEventListener("click", () => chooseCard(arr.card));
@@ -671,7 +646,7 @@ export function mount(root, game) {
     if (work.busy) return;
     const again = state.card === id;
     state.arrange = null;
-    if (!again && unlistedCard(id)) {
+    if (!again && familyOf(id)) {
       startArrange(id);
     } else {
       state.card = again ? null : id;
@@ -768,6 +743,16 @@ export function mount(root, game) {
         "choose its squares on the board."));
       return;
     }
+    // A card whose arrangements are not listed gets a row that starts its
+    // arrangement (a picked card is in no hand to click).
+    for (const u of a.unlisted || []) {
+      if (state.card && state.card !== u.card) continue;
+      const li = html("li", { class: "ft-family", title: "Click to choose its squares on the board" },
+        html("span", { class: "ftext" }, `${u.move.type === "pick" ? "Pick " : ""}${cardName(u.card)}: ` +
+          `${u.moves.toLocaleString("en-US")} arrangements, chosen on the board`));
+      activatable(li, () => chooseCard(u.card));
+      list.append(li);
+    }
     const shown = listed();
     ui.movesInfo.textContent = `(${a.decision}: ${plural(a.moves.length, "legal move")}` +
       (shown.length !== a.moves.length ? `, ${shown.length} shown` : "") + ")";
@@ -804,8 +789,7 @@ export function mount(root, game) {
     if (!a) return;
     const seen = new Set();
     for (const id of a.hand) {
-      const count = a.moves.filter((m) => usesCard(m, id)).length +
-        (a.decision === "action" ? (a.unlisted || []).filter((u) => u.card === id).reduce((n, u) => n + u.moves, 0) : 0);
+      const count = a.moves.filter((m) => usesCard(m, id)).length + (familyOf(id)?.moves || 0);
       const first = !seen.has(id);
       seen.add(id);
       ui.hand.append(cardNode(id, { count: first ? count : null, selected: state.card === id && first,
