@@ -27,7 +27,7 @@ from .jobs import Jobs
 from .runner import Runner
 
 REQUEST_ID_HEADER = "X-Request-Id"
-_SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 # From a cached answer (milliseconds) to a search at the default cap (10 s).
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 
@@ -99,7 +99,7 @@ class ObserveMiddleware:
             await self.app(scope, receive, send)
             return
         given = dict(scope["headers"]).get(REQUEST_ID_HEADER.lower().encode(), b"").decode("latin-1")
-        rid = given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
+        rid = given if SANE_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
         token = request_id.set(rid)
         status = 500  # if the app fails before it starts an answer
         start = time.perf_counter()

@@ -16,16 +16,20 @@ this server and these rules)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import resource
 import time
-from typing import Any
+import uuid
+from typing import Any, Callable
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .observe import log_config
+import smokejumper
+
+from .observe import SANE_REQUEST_ID, REQUEST_ID_HEADER, log_config
 from .settings import Settings
 
 log = logging.getLogger("smokejumper.service")
@@ -51,8 +55,45 @@ def connection_cap(settings: Settings) -> int:
     return max(1, min(settings.max_connections, soft - _SPARE_DESCRIPTORS))
 
 
-def guarded_protocol(request_timeout: float, max_connections: int) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with the deadline and the cap."""
+def health_answer(request: bytes) -> tuple[bytes, bool] | None:
+    """The whole answer to ``request`` if it is exactly one plain
+    ``GET /healthz`` (the bytes of one read, headers complete, no body),
+    and whether the connection then closes; else None.
+
+    Answered by the protocol as its bytes arrive, a liveness probe does
+    not wait for the turns of the event loop that a request's task, the
+    middleware and the route take, each behind every other client's work
+    (docs/benchmarks.md, "Load"). The body is the route's own."""
+    if not request.startswith(b"GET /healthz ") or request.find(b"\r\n\r\n") != len(request) - 4:
+        return None
+    line, *headers = request[:-4].split(b"\r\n")
+    parts = line.split(b" ")
+    if len(parts) != 3 or parts[2] not in (b"HTTP/1.1", b"HTTP/1.0"):
+        return None
+    given = b""
+    close = parts[2] == b"HTTP/1.0"
+    for header in headers:
+        name, colon, value = header.partition(b":")
+        if not colon:
+            return None
+        name, value = name.strip().lower(), value.strip()
+        if name in (b"content-length", b"transfer-encoding", b"expect", b"upgrade"):
+            return None  # a body or a protocol switch: the ordinary path
+        if name == b"connection" and b"close" in value.lower():
+            close = True
+        elif name == REQUEST_ID_HEADER.lower().encode():
+            given = value
+    rid = given if SANE_REQUEST_ID.fullmatch(given.decode("latin-1")) else uuid.uuid4().hex.encode()
+    body = json.dumps({"status": "ok", "version": smokejumper.__version__}, separators=(",", ":")).encode()
+    head = (b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + str(len(body)).encode() +
+            b"\r\nx-request-id: " + rid + (b"\r\nconnection: close" if close else b"") + b"\r\n\r\n")
+    return head + body, close
+
+
+def guarded_protocol(request_timeout: float, max_connections: int,
+                     on_health: Callable[[float], None] = lambda seconds: None) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with the deadline, the cap and /healthz
+    answered as it arrives (``on_health`` counts each such answer)."""
 
     class Guarded(H11Protocol):
         # When this connection began waiting for its current request (None:
@@ -73,6 +114,8 @@ def guarded_protocol(request_timeout: float, max_connections: int) -> type[H11Pr
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
+            if self._answered_health(data):
+                return
             super().data_received(data)
             if self._request_whole():
                 self.waiting_since = None
@@ -82,6 +125,25 @@ def guarded_protocol(request_timeout: float, max_connections: int) -> type[H11Pr
             super().on_response_complete()  # may start a pipelined request already whole
             if not self.transport.is_closing() and not self._request_whole():
                 self._await_request()
+
+        def _answered_health(self, data: bytes) -> bool:
+            """A /healthz between requests, answered at once (h11 never sees it)."""
+            start = time.perf_counter()
+            idle = (self.conn.our_state is h11.IDLE and self.conn.their_state is h11.IDLE
+                    and not self.conn.trailing_data[0] and (self.cycle is None or self.cycle.response_complete))
+            answer = health_answer(data) if idle else None
+            if answer is None:
+                return False
+            self._unset_keepalive_if_required()
+            self.transport.write(answer[0])
+            if answer[1]:
+                self.transport.close()
+            else:
+                self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive,
+                                                                    self.timeout_keep_alive_handler)
+                self._await_request()
+            on_health(time.perf_counter() - start)
+            return True
 
         def _request_whole(self) -> bool:
             return self.conn.their_state in (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR)
@@ -122,4 +184,15 @@ def serve(host: str, port: int, settings: Settings | None = None, **uvicorn_opti
     settings = settings or Settings.from_env()
     cap = connection_cap(settings)
     uvicorn.run("smokejumper.service.app:app", host=host, port=port, log_config=log_config(), access_log=False,
-                http=guarded_protocol(settings.request_timeout, cap), backlog=BACKLOG, **uvicorn_options)
+                http=guarded_protocol(settings.request_timeout, cap, _count_health), backlog=BACKLOG,
+                **uvicorn_options)
+
+
+def _count_health(seconds: float) -> None:
+    """A /healthz the protocol answered, in the served app's metrics as
+    if its route had (uvicorn imports that app by name, in this process)."""
+    from .app import app
+
+    metrics = app.state.metrics
+    metrics.requests.labels("GET", "/healthz", "200").inc()
+    metrics.latency.labels("GET", "/healthz").observe(seconds)

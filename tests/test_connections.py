@@ -125,3 +125,72 @@ def test_a_kept_alive_connection_serves_one_request_after_another(server):
                     length = int(line.split(b":")[1])
             assert b'"ok"' in reader.read(length)
             time.sleep(TIMEOUT * 0.6)
+
+
+# ------------------------------------------------- /healthz as it arrives
+
+def exchange(s: socket.socket, request: bytes, answers: int = 1) -> list[tuple[bytes, dict[bytes, bytes], bytes]]:
+    """Send ``request`` on ``s`` and read ``answers`` whole answers: (status line, headers, body)."""
+    s.sendall(request)
+    buffer, out = b"", []
+    while len(out) < answers:
+        while b"\r\n\r\n" not in buffer:
+            chunk = s.recv(65536)
+            assert chunk, f"closed after {len(out)} answers"
+            buffer += chunk
+        head, buffer = buffer.split(b"\r\n\r\n", 1)
+        line, *fields = head.split(b"\r\n")
+        headers = {k.strip().lower(): v.strip() for k, _, v in (f.partition(b":") for f in fields)}
+        size = int(headers[b"content-length"])
+        while len(buffer) < size:
+            buffer += s.recv(65536)
+        out.append((line, headers, buffer[:size]))
+        buffer = buffer[size:]
+    return out
+
+
+def test_only_one_whole_plain_healthz_is_answered_by_the_protocol():
+    from smokejumper.service.server import health_answer
+
+    plain = b"GET /healthz HTTP/1.1\r\nHost: h\r\nX-Request-Id: probe-7\r\n\r\n"
+    answer, close = health_answer(plain)
+    assert not close and answer.startswith(b"HTTP/1.1 200 OK\r\n") and b"\r\nx-request-id: probe-7\r\n" in answer
+    assert health_answer(b"GET /healthz HTTP/1.0\r\n\r\n")[1]
+    assert health_answer(b"GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n")[1]
+    assert b"x-request-id: probe-7" not in health_answer(b"GET /healthz HTTP/1.1\r\nX-Request-Id: a b\r\n\r\n")[0]
+    # Anything else takes the ordinary path: a request not yet whole, two
+    # at once, a body, another method or target, a malformed header.
+    for other in (plain[:-2], plain + plain, b"POST /healthz HTTP/1.1\r\n\r\n", b"GET /healthz?x HTTP/1.1\r\n\r\n",
+                  b"GET /healthzz HTTP/1.1\r\n\r\n", b"GET /healthz HTTP/1.1\r\nContent-Length: 0\r\n\r\n",
+                  b"GET /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", b"GET /healthz HTTP/2\r\n\r\n",
+                  b"GET /healthz HTTP/1.1\r\nno colon\r\n\r\n", b"GET  /healthz HTTP/1.1\r\n\r\n"):
+        assert health_answer(other) is None, other
+
+
+def test_healthz_answers_as_its_route_does_and_keeps_the_connection(server):
+    def healthz_count() -> float:
+        with urllib.request.urlopen(server.url + "/metrics", timeout=10) as r:
+            text = r.read().decode()
+        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                   if line.startswith("smokejumper_requests_total{") and 'route="/healthz"' in line)
+
+    before = healthz_count()
+    with socket.create_connection((HOST, server.port), timeout=10) as s:
+        fast, routed, games, again = (
+            *exchange(s, b"GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n"),
+            # With a query string it is the route's answer, through the app.
+            *exchange(s, b"GET /healthz?from=test HTTP/1.1\r\nHost: h\r\n\r\n"),
+            *exchange(s, b"GET /v1/games HTTP/1.1\r\nHost: h\r\n\r\n"),
+            *exchange(s, b"GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n"))
+        # Two in one read go the ordinary way, answered in turn.
+        pipelined = exchange(s, b"GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n" * 2, answers=2)
+    assert fast[0] == routed[0] == again[0] == b"HTTP/1.1 200 OK" and games[0] == b"HTTP/1.1 200 OK"
+    assert fast[2] == routed[2] == again[2] == pipelined[0][2] == pipelined[1][2]
+    assert fast[1][b"content-type"] == routed[1][b"content-type"] == b"application/json"
+    assert fast[1][b"x-request-id"] != again[1][b"x-request-id"]
+    assert healthz_count() - before == 5  # the protocol's answers are counted as the route's are
+    # HTTP/1.0 and Connection: close are answered, then closed.
+    for request in (b"GET /healthz HTTP/1.0\r\n\r\n", b"GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"):
+        with socket.create_connection((HOST, server.port), timeout=10) as s:
+            assert exchange(s, request)[0][2] == fast[2]
+            assert s.recv(1) == b""
