@@ -23,12 +23,18 @@ def decision(view):
     return view.locator(".ft-decision-name")
 
 
-def test_firetower(page, server):
+def new_level_1_game(page, seed: int):
+    """The view with a Level 1 game of ``seed`` dealt, at its set-up hawk."""
     view = view_of(page, "firetower")
     view.get_by_label("Level").select_option("1")
-    view.locator("[data-ref=seed]").fill("7")
+    view.locator("[data-ref=seed]").fill(str(seed))
     button(view, "New game").click()
     expect(decision(view)).to_have_text("setup_hawk")
+    return view
+
+
+def test_firetower(page, server):
+    view = new_level_1_game(page, 7)
     expect(view.locator(".status-bar")).to_contain_text("level 1")
 
     # While a hint runs: its time, the server's count, its best move's value so far.
@@ -92,11 +98,7 @@ def own_hawk_room(board):
 
 
 def test_a_whole_game_is_played_by_clicks_a_trio_of_hawks_built_on_the_board(page, server):
-    view = view_of(page, "firetower")
-    view.get_by_label("Level").select_option("1")
-    view.locator("[data-ref=seed]").fill("1")
-    button(view, "New game").click()
-    expect(decision(view)).to_have_text("setup_hawk")
+    view = new_level_1_game(page, 1)
     played = trios = 0
     for _ in range(400):  # a game ends well within this (the turn limit is 100)
         state = server.post("/v1/firetower/check", {"position": json.loads(view.locator("textarea").input_value())})
