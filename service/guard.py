@@ -45,19 +45,27 @@ class Guard:
             return auth[7:].strip()
         return request.headers.get("x-api-key")
 
+    def _known_key(self, request: Request) -> str | None:
+        """The key the request gives, if it is one of the configured keys."""
+        given = self._given_key(request)
+        if given is None or not any(hmac.compare_digest(given.encode(), key) for key in self._keys):
+            return None
+        return given
+
     def _require_key(self, request: Request) -> None:
         if not self._keys:
             return
-        given = (self._given_key(request) or "").encode()
-        if not any(hmac.compare_digest(given, key) for key in self._keys):
+        if self._known_key(request) is None:
             raise HTTPException(401, "an API key is required here: Authorization: Bearer <key> (or X-API-Key)",
                                 headers={"WWW-Authenticate": "Bearer"})
 
     def _take(self, request: Request) -> None:
-        """One request from this client's allowance (its key, else its address)."""
+        """One request from this client's allowance: its key's where it
+        gives a configured key, else its address's (a made-up key per
+        request must not buy a fresh allowance each time)."""
         if self._rate <= 0:
             return
-        key = self._given_key(request)
+        key = self._known_key(request)
         client = f"key:{key}" if key else "ip:" + (request.client.host if request.client else "-")
         now = time.monotonic()
         with self._lock:
