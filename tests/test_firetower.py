@@ -10,7 +10,7 @@ import json
 import pytest
 
 from firetower_positions import L7, T1, T2, T3, board, position, squares
-from smokejumper import InvalidPositionError, firetower
+from smokejumper import InvalidPositionError, Limit, firetower
 
 WINDS = ["wind_n", "wind_e", "wind_s", "wind_w"]
 DIAGONALS = {"NE": "wind_ne", "NW": "wind_nw", "SE": "wind_se", "SW": "wind_sw"}
@@ -355,3 +355,22 @@ def test_the_cli_replays_what_it_wrote(tmp_path):
                          timeout=120)
     assert bad.returncode == 1 and "event 3" in bad.stdout
 
+
+
+def test_every_answer_reports_challenges_off_and_the_datas_assumptions():
+    # Spec section 3: "every answer reports "challenges":"off""; the
+    # issue: the assumptions in every answer. The data file's own list.
+    listed = json.loads(firetower.DATA_FILE.read_text())["assumptions"]
+    assert listed
+    game = firetower.new(level=2, seed=3)
+    after = firetower.apply(game.record, game.moves[0], seed=3)
+    answers = {
+        "new": game, "check": firetower.check(game.record), "apply": after,
+        "replay": firetower.replay(after.record),
+        "hint": firetower.hint(after.record, Limit(nodes=16)),
+        "play": firetower.play(level=1, seed=2, policy="random"),
+        "analyse": firetower.analyse(1, 2, policy="random", workers=1),
+    }
+    for name, answer in answers.items():
+        dumped = answer.model_dump(mode="json")
+        assert dumped["challenges"] == "off" and dumped["assumptions"] == listed, name

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from page_support import SELECTED, assert_fits, button, expect, view_of
+from page_support import SELECTED, assert_fits, button, edit_answers, expect, view_of
 from smokejumper.games import registered
 
 # The view came before its game: it runs once the engine registers it (issue 18).
@@ -136,6 +136,28 @@ def test_a_whole_game_is_played_by_clicks_a_trio_of_hawks_built_on_the_board(pag
     # The record the page built replays through the engine to the same end.
     replay = server.post("/v1/firetower/replay", {"position": final["record"]})
     assert replay["ok"], replay
+
+
+def test_a_picked_hawk_card_with_nothing_listed_is_arranged_and_the_die_is_shown(page):
+    # A pick (Lookout, Patrol) whose only playable card is a hawk card with
+    # too many arrangements lists no move at all: the answer is edited into
+    # one here (seed 1's third decision holds such a Trio), and its row must
+    # still be there to start the arrangement.
+    def only_the_family(body):
+        if body.get("unlisted"):
+            body["decision"], body["moves"] = "pick", []
+            body["unlisted"][0]["move"] = {"type": "pick", "card": "hawks_3", "hawks": [], "take": []}
+
+    edit_answers(page, "/v1/firetower/apply", only_the_family)
+    view = new_level_1_game(page, 1)
+    view.locator(".ft-moves li").first.click()
+    expect(view.locator(".ft-die")).to_contain_text("die S")  # seed 1's wind step rolls S
+    view.locator(".ft-moves li").first.click()
+    expect(decision(view)).to_have_text("pick")
+    family = view.locator(".ft-moves li.ft-family")
+    expect(family).to_contain_text("Pick Trio of Hawks")
+    family.click()
+    expect(view.locator(".ft-arrange")).to_contain_text("1 of 4 chosen")
 
 
 def test_a_bad_record_is_named(page):

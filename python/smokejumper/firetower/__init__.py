@@ -201,6 +201,15 @@ class Chance(BaseModel):
     probability: float
 
 
+class RulesReported(BaseModel):
+    """What every answer reports of the rules it was computed under (spec
+    section 3: challenges off; section 14: the data's assumptions)."""
+
+    challenges: Literal["off"] = "off"
+    assumptions: list[str] = Field(default_factory=lambda: list(assumptions()),
+                                   description="What the rules data assumes (spec section 14)")
+
+
 class Unlisted(BaseModel):
     """A hawk card whose plays are too many to list, and what it takes to
     write one (spec 6.10): ``move`` with ``hawks``, the final set of
@@ -217,7 +226,7 @@ class Unlisted(BaseModel):
     max_take: int = Field(description="Enemy hawks that may be taken at most")
 
 
-class GameState(BaseModel):
+class GameState(RulesReported):
     """Where a game stands: its record, the decision or chance it waits
     for, the legal moves (canonical order, spec section 12) or the chance
     outcomes, and the position's fields as the player sees them (the board
@@ -249,8 +258,6 @@ class GameState(BaseModel):
     buckets: Buckets
     bucket_taken: bool
     specialty: Specialty
-    challenges: Literal["off"] = "off"
-    assumptions: list[str] = Field(description="What the rules data assumes (spec section 14)")
 
 
 def _record_of(state: StateLike) -> dict[str, Any]:
@@ -285,7 +292,7 @@ def _answer(session: Any, record: dict[str, Any], max_moves: int = DEFAULT_MAX_M
         board=view["board"], wind=view["wind"], hand=view["hand"], hand_size=view["hand_size"],
         hawk_supply=view["hawk_supply"], draw_pile=view["draw_pile"], discard=view["discard"],
         inferno=view["inferno"], burned=view["burned"], buckets=view["buckets"], bucket_taken=view["bucket_taken"],
-        specialty=view["specialty"], assumptions=list(assumptions()))
+        specialty=view["specialty"])
 
 
 def new(level: int = 1, seed: int = 0, *, order_known: bool = False, turn_limit: int = 100) -> GameState:
@@ -341,7 +348,7 @@ class ReplayStep(BaseModel):
     status: Status
 
 
-class ReplayResult(BaseModel):
+class ReplayResult(RulesReported):
     ok: bool = Field(description="Every event replays")
     status: Status = Field(description="After the last good event")
     score: int | None
@@ -399,7 +406,7 @@ class HintStats(SearchCounts):
     threads: int
 
 
-class HintResult(BaseModel):
+class HintResult(RulesReported):
     decision: str | None = Field(description="The decision the moves are for; null at a chance point")
     objective: Objective
     moves: list[HintMove] = Field(description="Every distinct legal move (hawk cards: a few arrangements each), "
@@ -412,9 +419,7 @@ class HintResult(BaseModel):
     chances: list[Chance] = Field(description="At a chance point: the outcomes the value is over")
     stopped_by: StoppedBy | None
     seed: int
-    challenges: Literal["off"] = "off"
     stats: HintStats
-    assumptions: list[str]
 
 
 def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objective: Objective = "win",
@@ -442,8 +447,7 @@ def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objecti
     return HintResult(decision=session.decision, objective=objective, moves=moves, moves_total=raw["moves_total"],
                       best=moves[0]["move"] if moves else None, value=raw["value"], ci95=raw["ci95"], n=raw["n"],
                       chances=[Chance(event=json.loads(e), probability=w / total) for e, w in outcomes],
-                      stopped_by=raw["stats"]["stopped_by"], seed=seed, stats=raw["stats"],
-                      assumptions=list(assumptions()))
+                      stopped_by=raw["stats"]["stopped_by"], seed=seed, stats=raw["stats"])
 
 
 def baseline_move(state: StateLike, policy: Literal["greedy", "random"] = "greedy", seed: int = 0) -> dict[str, Any]:
@@ -454,7 +458,7 @@ def baseline_move(state: StateLike, policy: Literal["greedy", "random"] = "greed
     return json.loads(_native.baseline_move(session, policy, seed))
 
 
-class PlayResult(BaseModel):
+class PlayResult(RulesReported):
     level: int
     seed: int
     policy: Policy
@@ -496,7 +500,7 @@ class GameOutcome(BaseModel):
     stopped_by: StoppedBy | None = Field(None, description="\"stopped\" when a stop cut the game short")
 
 
-class Analysis(BaseModel):
+class Analysis(RulesReported):
     """A policy's results over seeded games of one level."""
 
     level: int

@@ -734,7 +734,7 @@ export function mount(root, game) {
     for (const s of state.squares) {
       ui.chips.append(chip(sqText(s), "Only moves using this square", () => clickSquare(s)));
     }
-    if (!a.moves.length) {
+    if (!a.moves.length && !(a.unlisted || []).length) {
       list.append(html("li", { class: "muted static" }, a.status === "ongoing" ? "No decision here." : "The game is over."));
       return;
     }
@@ -747,9 +747,9 @@ export function mount(root, game) {
     // arrangement (a picked card is in no hand to click).
     for (const u of a.unlisted || []) {
       if (state.card && state.card !== u.card) continue;
-      const li = html("li", { class: "ft-family", title: "Click to choose its squares on the board" },
-        html("span", { class: "ftext" }, `${u.move.type === "pick" ? "Pick " : ""}${cardName(u.card)}: ` +
-          `${u.moves.toLocaleString("en-US")} arrangements, chosen on the board`));
+      const li = html("li", { class: "ft-family", title: "Click to choose its squares on the board" });
+      li.append(html("span", { class: "ftext" }, `${u.move.type === "pick" ? "Pick " : ""}${cardName(u.card)}: ` +
+        `${u.moves.toLocaleString("en-US")} arrangements, chosen on the board`));
       activatable(li, () => chooseCard(u.card));
       list.append(li);
     }
@@ -808,7 +808,9 @@ export function mount(root, game) {
     return box;
   }
 
-  function windNode(dir) {
+  // The wind, and the die's last roll in the record (the wind step's, a
+  // card's or a storm's).
+  function windNode(dir, events) {
     const box = html("div", { class: "ft-pile ft-wind", title: dir ? `Wind ${dir}: fire spreads toward ${dir}` : "No wind yet" });
     const icon = svg("svg", { width: 30, height: 30, viewBox: "-15 -15 30 30", "aria-hidden": "true" });
     svg("circle", { r: 13.5, class: "ft-compass" }, icon);
@@ -816,6 +818,8 @@ export function mount(root, game) {
       svg("path", { d: "M-9,-3 L2,-3 L2,-8 L11,0 L2,8 L2,3 L-9,3 Z", class: "ft-arrow", transform: `rotate(${ANGLE[dir] ?? 0})` }, icon);
     }
     box.append(icon, html("b", {}, "Wind "), html("span", { class: "ft-count", "data-ref-wind": "" }, dir || "none"));
+    const roll = [...events].reverse().find((e) => e && e.chance === "die");
+    box.append(html("span", { class: "small muted ft-die", title: "The die's last roll" }, ` · die ${roll ? roll.dir : "not rolled"}`));
     return box;
   }
 
@@ -824,7 +828,7 @@ export function mount(root, game) {
     box.replaceChildren();
     const a = state.answer;
     if (!a) return;
-    box.append(windNode(a.wind));
+    box.append(windNode(a.wind, a.record.events || []));
     box.append(countsNode("Draw pile", a.draw_pile), countsNode("Discard", a.discard));
     const inf = a.inferno || {};
     const deck = Array.isArray(inf.deck) ? inf.deck.length : total(inf.deck);
