@@ -82,7 +82,7 @@ def positions(tmp_path_factory) -> dict[str, object]:
 
 def test_help_lists_every_exit_code():
     text = " ".join(run("--help").stdout.split())
-    for code in ("0 success", "1 a replayed line that does not win", "2 bad input", "130 interrupted",
+    for code in ("0 success", "1 a replay that fails", "2 bad input", "130 interrupted",
                  "141 standard output closed"):
         assert code in text
 
@@ -90,17 +90,21 @@ def test_help_lists_every_exit_code():
 @pytest.mark.parametrize("game", [g.name for g in GAMES if "replay" in g.operations])
 def test_replay_help_says_what_the_exit_codes_mean(game):
     text = " ".join(run("replay", game, "--help").stdout.split())
-    assert "0 success; 1 a replayed line that does not win; 2 bad input" in text
+    assert "0 success; 1 a replay that fails (an illegal step, or no win where one is asked); 2 bad input" in text
 
 
-@pytest.mark.parametrize("command", [(op.name, g.name) for g in GAMES for op in g.operations.values()
-                                     if op.takes_limit], ids=" ".join)
-def test_limit_options_have_help_with_their_defaults(command):
-    text = " ".join(run(*command, "--help").stdout.split())
+@pytest.mark.parametrize("game, op", [(g, op) for g in GAMES for op in g.operations.values() if op.takes_limit],
+                         ids=lambda x: x.name)
+def test_limit_options_have_help_with_their_defaults(game, op):
+    text = " ".join(run(op.name, game.name, "--help").stdout.split())
     options = re.search(r" --max-seconds S (.*) --max-nodes N (.*) --max-memory-mb M (.*) --json ", text)
     assert options, text
     seconds, nodes, memory = options.groups()
-    assert seconds.endswith("seconds (default: 60)") and nodes.endswith("(default: none)")
+    if op.default_limit is None:  # the house's: 60 s a search
+        assert seconds.endswith("seconds (default: 60)") and nodes.endswith("(default: none)")
+    else:  # the operation's own, where neither limit is given
+        assert seconds.endswith("seconds (default: none)")
+        assert nodes.endswith(f"(default: {op.default_limit.nodes:,} unless --max-seconds is given)")
     assert memory.endswith("MiB (default: 256)")
 
 

@@ -6,6 +6,8 @@ analysis count what they played."""
 
 from __future__ import annotations
 
+import json
+
 import facts
 import pytest
 
@@ -158,3 +160,32 @@ def test_a_watched_hint_shows_its_best_moves_interval_narrowing(workers):
     assert len(seen) >= 2, seen
     assert all(0 <= lo <= hi <= 1 for lo, hi in seen), seen
     assert seen[-1][1] - seen[-1][0] < seen[0][1] - seen[0][0], seen
+
+
+def test_a_search_given_no_time_or_node_limit_is_held_to_its_node_default():
+    # A sampling search has no end of its own: without a time or node
+    # limit, a hint gets HINT_LIMIT's nodes and each decision of a played
+    # game DECISION_LIMIT's, so the call returns and its answer is the seed's.
+    state = firetower.check(NEAR_A_WIN)
+    default = firetower.hint(state.record, seed=3)
+    assert default.stats.iterations == firetower.HINT_LIMIT.nodes == 1024 and default.stopped_by == "nodes"
+    with_memory = firetower.hint(state.record, Limit(memory_mb=64), seed=3)
+    assert with_memory.moves == default.moves
+    played = firetower.play(level=1, seed=5)
+    assert played.record == firetower.play(level=1, seed=5, limit=firetower.DECISION_LIMIT).record
+    assert 0 < played.nodes <= firetower.DECISION_LIMIT.nodes * played.decisions
+
+
+def test_the_clis_hint_and_play_take_the_node_defaults(tmp_path):
+    import subprocess
+    import sys
+
+    cli = [sys.executable, "-m", "smokejumper.cli"]
+    (tmp_path / "near.json").write_text(json.dumps(NEAR_A_WIN))
+    hinted = subprocess.run(cli + ["hint", "firetower", str(tmp_path / "near.json"), "--json"], capture_output=True,
+                            text=True, timeout=120)
+    assert hinted.returncode == 0, hinted.stderr
+    assert json.loads(hinted.stdout)["stats"]["iterations"] == firetower.HINT_LIMIT.nodes
+    timed = subprocess.run(cli + ["hint", "firetower", str(tmp_path / "near.json"), "--max-seconds", "0.2", "--json"],
+                           capture_output=True, text=True, timeout=120)
+    assert json.loads(timed.stdout)["stopped_by"] == "time"  # a time limit alone: no node default

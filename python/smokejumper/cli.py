@@ -4,8 +4,8 @@ for every operation of every registered game (smokejumper.games), and
 position, line or move fields) and options (its other fields, and its
 limit as --max-seconds, --max-nodes, --max-memory-mb), and the text a
 person reads. Other tools call it, so its JSON output and exit codes are a
-contract: 0 success, 1 a replayed line that does not win
-(an illegal step, or legal steps that end before a win), 2 bad input (one
+contract: 0 success, 1 a replay that fails (an illegal step, or, where
+the game asks for a win, legal steps that end before one), 2 bad input (one
 line on stderr, never a traceback), 130 interrupted by Ctrl-C (the search is
 stopped, nothing is printed on stdout), 141 standard output closed early (as
 by ``| head``; quietly, like a tool killed by SIGPIPE)."""
@@ -39,7 +39,8 @@ DEFAULT_SECONDS = 60.0
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for `yes | head`
 STOP_GRACE_SECONDS = 1.0  # after Ctrl-C, how long a search may take to stop before the CLI leaves anyway
-EXIT_CODES = ("exit codes: 0 success; 1 a replayed line that does not win; 2 bad input (a file, "
+EXIT_CODES = ("exit codes: 0 success; 1 a replay that fails (an illegal step, or no win where one is asked); "
+              "2 bad input (a file, "
               "an option); 130 interrupted by Ctrl-C; 141 standard output closed early")
 
 T = TypeVar("T")
@@ -155,10 +156,16 @@ def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
     if op.takes_limit:
         scope = op.request.model_fields["limit"].description or "of the search"
         scope = scope[0].lower() + scope[1:]
+        if op.default_limit is None:
+            seconds_default, nodes_default = f"{DEFAULT_SECONDS:g}", "none"
+        else:  # the operation's own, used when neither limit is given
+            preset = op.default_limit
+            seconds_default = "none" if preset.seconds is None else f"{preset.seconds:g} unless --max-nodes is given"
+            nodes_default = "none" if preset.nodes is None else f"{preset.nodes:,} unless --max-seconds is given"
         c.add_argument("--max-seconds", type=float, default=None, metavar="S",
-                       help=f"time limit {scope}, in seconds (default: {DEFAULT_SECONDS:g})")
+                       help=f"time limit {scope}, in seconds (default: {seconds_default})")
         c.add_argument("--max-nodes", type=int, default=None, metavar="N",
-                       help=f"node limit {scope} (default: none)")
+                       help=f"node limit {scope} (default: {nodes_default})")
         c.add_argument("--max-memory-mb", type=int, default=None, metavar="M",
                        help=f"transposition table size of each search, in MiB (default: {DEFAULT_MEMORY_MB})")
     if op.chunked:
@@ -210,10 +217,17 @@ def _request(op: Operation, args: argparse.Namespace) -> BaseModel:
         raise UsageError(f"--{field.replace('_', '-')}: {message.split(': ', 1)[-1]}") from None
 
 
-def _limit(args: argparse.Namespace) -> Limit:
-    seconds = DEFAULT_SECONDS if args.max_seconds is None else args.max_seconds
+def _limit(args: argparse.Namespace, op: Operation) -> Limit:
+    """The command line's limit; with neither time nor nodes given, the
+    operation's default (else 60 s)."""
+    nodes, seconds = args.max_nodes, args.max_seconds
+    if nodes is None and seconds is None:
+        preset = op.default_limit or Limit(seconds=DEFAULT_SECONDS)
+        nodes, seconds = preset.nodes, preset.seconds
+    elif seconds is None and op.default_limit is None:
+        seconds = DEFAULT_SECONDS
     try:
-        return Limit(nodes=args.max_nodes, seconds=seconds, memory_mb=args.max_memory_mb)
+        return Limit(nodes=nodes, seconds=seconds, memory_mb=args.max_memory_mb)
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -271,13 +285,14 @@ def _run(game: Game, op: Operation, args: argparse.Namespace) -> int:
     try:
         if op.chunked:
             result = _search(lambda control: batch.analyse(
-                game, op, q, _limit(args), engine=args.engine, scheduler=args.scheduler, chunk=args.chunk,
+                game, op, q, _limit(args, op), engine=args.engine, scheduler=args.scheduler, chunk=args.chunk,
                 out=args.out, plot_to=args.plot, rerun_unknown=args.rerun_unknown,
                 progress=None if args.json else _Progress(), control=control,
                 say=lambda text: print(text, file=sys.stderr, flush=True)))
         elif op.kind == "batch":
             # Progress on stderr, from the worker thread; Ctrl-C stops every solve of the batch.
-            result = _search(lambda control: op.call(q, _limit(args), control, None if args.json else _Progress()))
+            result = _search(lambda control: op.call(q, _limit(args, op), control,
+                                                     None if args.json else _Progress()))
         elif op.kind == "search":
             result = _cached_search(game, op, q, args)
         else:
@@ -307,7 +322,7 @@ def _run(game: Game, op: Operation, args: argparse.Namespace) -> int:
 def _cached_search(game: Game, op: Operation, q: BaseModel, args: argparse.Namespace) -> BaseModel:
     """The search's answer from ``--cache`` when it holds one as good as
     this limit would give (said on stderr), else searched and kept there."""
-    limit = _limit(args)
+    limit = _limit(args, op)
     cache = ResultCache(args.cache) if args.cache else None
     entry = cache.lookup(game.name, op.name, op.cache_form(q), limit) if cache else None
     if entry is not None:

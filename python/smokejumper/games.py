@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.fields import FieldInfo
 
 from smokejumper import _core
-from smokejumper.limits import LimitRequest
+from smokejumper.limits import Limit, LimitRequest
 
 Kind = Literal["search", "quick", "data", "batch"]
 # What a server may hold a request field to, besides its Limit: the samples
@@ -78,6 +78,9 @@ class Operation:
     # result cache entry. Only for answers that name nothing of the input's
     # order: a move or a line would name the other position's indices.
     canonical: Callable[[Any], BaseModel] | None = None
+    # The CLI's limit when none is given (None: the house's, 60 s a search);
+    # for a batch whose every decision is a search, 60 s each is hours.
+    default_limit: Limit | None = None
 
     def cache_form(self, request: BaseModel) -> BaseModel:
         """The request as the result cache keys it."""

@@ -422,13 +422,29 @@ class HintResult(RulesReported):
     stats: HintStats
 
 
+# A sampling search has no end of its own: without a time or node limit
+# these bound it (in nodes, so that the answer stays the seed's alone). 64
+# iterations a decision is what beat greedy (docs/benchmarks.md), about
+# 0.1 s; a hint gets 16 times that, about 2 s.
+HINT_LIMIT = Limit(nodes=1024)
+DECISION_LIMIT = Limit(nodes=64)
+
+
+def _bounded(limit: Limit | None, default: Limit) -> Limit:
+    """``limit``, or ``default``'s nodes (with ``limit``'s memory) where it sets neither time nor nodes."""
+    if limit is not None and (limit.nodes is not None or limit.seconds is not None):
+        return limit
+    return Limit(nodes=default.nodes, memory_mb=limit.memory_mb if limit else None)
+
+
 def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objective: Objective = "win",
          workers: int | None = 1, control: Control | None = None, max_moves: int = DEFAULT_MAX_MOVES) -> HintResult:
     """Every distinct legal move at the current decision with its value
     estimated by Monte Carlo tree search (cpp/search/mcts.hpp: hidden cards
     and dice sampled as they come), best first. The root's candidates are
     the moves greedy's h ranks highest; rollouts play a sampled greedy.
-    ``workers`` threads give the same answer as one under a node limit."""
+    ``workers`` threads give the same answer as one under a node limit.
+    Without a time or node limit, :data:`HINT_LIMIT`."""
     if objective not in ("win", "score"):
         raise ValueError(f"objective must be 'win' or 'score', got {objective!r}")
     if not 0 <= seed < 2**64:
@@ -438,7 +454,8 @@ def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objecti
     session = _load(record)
     if session.status != "ongoing":
         raise InvalidPositionError(f"hint: the game is over ({session.status})")
-    raw = _native.hint(session, *(limit or Limit()).native(), control, seed, objective == "score", threads, max_moves)
+    raw = _native.hint(session, *_bounded(limit, HINT_LIMIT).native(), control, seed, objective == "score", threads,
+                       max_moves)
     moves = [{"move": json.loads(m["move"]), "value": m["value"], "ci95": m["ci95"], "n": m["n"],
               "search_value": m["search_value"], "equivalent": [json.loads(e) for e in m["equivalent"]]}
              for m in raw["moves"]]
@@ -475,14 +492,16 @@ class PlayResult(RulesReported):
 def play(level: int = 1, seed: int = 0, *, policy: Policy = "mcts", limit: Limit | None = None,
          workers: int | None = 1, turn_limit: int = 100, control: Control | None = None) -> PlayResult:
     """A whole seeded game from the level's set-up, every decision taken by
-    ``policy`` (mcts: a hint under ``limit`` per decision). The deal, draws
-    and dice follow from ``seed`` alone, the same for every policy."""
+    ``policy`` (mcts: a hint under ``limit`` per decision, without a time
+    or node limit :data:`DECISION_LIMIT`). The deal, draws and dice follow
+    from ``seed`` alone, the same for every policy."""
     if level not in LEVELS:
         raise ValueError(f"level must be 1..7, got {level}")
     if not 0 <= seed < 2**64:
         raise ValueError(f"seed must be 0..2**64-1, got {seed}")
     threads = _batch.thread_count(workers)
-    raw = _native.play(data(), level, seed, policy, *(limit or Limit()).native(), control, turn_limit, threads)
+    raw = _native.play(data(), level, seed, policy, *_bounded(limit, DECISION_LIMIT).native(), control, turn_limit,
+                       threads)
     record = {"start": json.loads(raw["start"]), "events": [json.loads(e) for e in raw["events"]]}
     return PlayResult(level=level, seed=seed, policy=policy, record=record, status=raw["status"], score=raw["score"],
                       turns=raw["turns"], decisions=raw["decisions"], nodes=raw["nodes"], seconds=raw["seconds"],
@@ -750,17 +769,17 @@ GAME = Game(
                   "samples, best first", "search", HintRequest, HintResult,
                   lambda q, limit, control: hint(q.position, limit, seed=q.seed, objective=q.objective,
                                                  workers=q.workers, control=control),
-                  _hint_text, capped={"workers": "threads"}),
+                  _hint_text, capped={"workers": "threads"}, default_limit=HINT_LIMIT),
         Operation("play", "A whole seeded game by a policy; its record", "batch", PlayRequest, PlayResult,
                   lambda q, limit, control, progress: play(q.level, q.seed, policy=q.policy, limit=limit,
                                                            workers=q.workers, turn_limit=q.turn_limit,
                                                            control=control),
-                  _play_text, note=_play_note),
+                  _play_text, note=_play_note, default_limit=DECISION_LIMIT),
         Operation("analyse", "Seeded games of a level by a policy: wins, win rate with its 95% interval, mean score",
                   "batch", AnalyseRequest, Analysis,
                   lambda q, limit, control, progress, client=None: analyse(
                       q.level, q.games, policy=q.policy, seed=q.seed, limit=limit, workers=q.workers,
                       turn_limit=q.turn_limit, progress=progress, control=control, client=client),
-                  _analyse_text, chunked=True),
+                  _analyse_text, chunked=True, default_limit=DECISION_LIMIT),
     ),
 )
