@@ -80,7 +80,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Another site's page may call the API; its pages send JSON and may
         # name a search to watch, and may read when to retry.
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["GET", "POST"],
-                           allow_headers=["Content-Type", "X-Search-Id"], expose_headers=["Retry-After"],
+                           allow_headers=["Content-Type", "X-Search-Id"],
+                           expose_headers=["Retry-After", routes.CACHE_WRITE_HEADER],
                            max_age=600)
 
     # Last, so outermost: it sees every answer, CORS's and errors' too.

@@ -114,15 +114,20 @@ class Job(BaseModel):
     progress: JobProgress
     result: dict[str, Any] | None = Field(default=None, description="The operation's answer, once done")
     error: str | None = Field(default=None, description="Why it failed, once failed")
+    saved: bool = Field(True, description="False when the server could not write the job to its file (the disk "
+                                          "full): it is kept in memory, and lost when the server stops")
 
 
 class _Store:
-    """Jobs in the SQLite file (one connection per thread), or in memory."""
+    """Jobs in the SQLite file (one connection per thread), or in memory.
+    A job the file could not take (the disk full) is kept in memory too,
+    newer than the file's row, until a later write of it succeeds."""
 
     def __init__(self, path: str | None) -> None:
         self._path = path
         self._local = threading.local()
         self._memory: dict[str, dict[str, Any]] = {}
+        self._unsaved: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -144,7 +149,7 @@ class _Store:
         if self._path is None:
             with self._lock:
                 self._memory[row["id"]] = dict(row)
-                self._trim_memory()
+                self._trim(self._memory)
             return
         try:
             db = self._db()
@@ -153,21 +158,36 @@ class _Store:
             if row["state"] in ENDED:
                 db.execute("DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE finished IS NOT NULL "
                            "ORDER BY finished DESC LIMIT -1 OFFSET ?)", (KEEP_ENDED,))
-        except sqlite3.Error as e:  # the disk full: the job goes on; its answer may not be kept
+        except sqlite3.Error as e:  # the disk full: the job goes on, kept in memory, and says so
             log.warning("job %s not written to %s: %s", row["id"], self._path, e)
-
-    def _trim_memory(self) -> None:
-        ended = sorted((r for r in self._memory.values() if r["state"] in ENDED), key=lambda r: r["finished"])
-        for r in ended[:max(0, len(ended) - KEEP_ENDED)]:
-            del self._memory[r["id"]]
-
-    def get(self, job_id: str) -> dict[str, Any] | None:
-        if self._path is None:
             with self._lock:
-                row = self._memory.get(job_id)
-                return None if row is None else dict(row)
-        row = self._db().execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
-        return None if row is None else dict(row)
+                self._unsaved[row["id"]] = dict(row)
+                self._trim(self._unsaved)
+            return
+        with self._lock:
+            self._unsaved.pop(row["id"], None)
+
+    @staticmethod
+    def _trim(rows: dict[str, dict[str, Any]]) -> None:
+        """With the lock held: the ended rows past KEEP_ENDED, oldest first, go."""
+        ended = sorted((r for r in rows.values() if r["state"] in ENDED), key=lambda r: r["finished"])
+        for r in ended[:max(0, len(ended) - KEEP_ENDED)]:
+            del rows[r["id"]]
+
+    def get(self, job_id: str) -> tuple[dict[str, Any], bool] | None:
+        """The job's row and whether the file holds it as it is."""
+        with self._lock:
+            row = (self._memory if self._path is None else self._unsaved).get(job_id)
+            if row is not None:
+                return dict(row), self._path is None
+        if self._path is None:
+            return None
+        found = self._db().execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        return None if found is None else (dict(found), True)
+
+    def saved(self, job_id: str) -> bool:
+        with self._lock:
+            return job_id not in self._unsaved
 
 
 class Jobs:
@@ -246,9 +266,9 @@ class Jobs:
             live = self._live.get(job_id)
             if live is not None:
                 control, _future, row = live
-                return self._job(dict(row), control)
-        row = self._store.get(job_id)
-        return None if row is None else self._job(row, None)
+                return self._job(dict(row), control, self._store.saved(job_id))
+        found = self._store.get(job_id)
+        return None if found is None else self._job(found[0], None, found[1])
 
     def cancel(self, job_id: str) -> Job | None:
         """Stop the job (a queued one never starts); an ended job is left as it is."""
@@ -268,14 +288,14 @@ class Jobs:
         return self.get(job_id)
 
     @staticmethod
-    def _job(row: dict[str, Any], control: Control | None) -> Job:
+    def _job(row: dict[str, Any], control: Control | None, saved: bool = True) -> Job:
         running = row["state"] == "running" and control is not None
         progress = JobProgress(nodes=control.nodes if running else row["nodes"],
                                seconds=time.time() - row["started"] if running else row["seconds"],
                                interval=control.interval if running else None)
         return Job(id=row["id"], game=row["game"], operation=row["operation"], state=row["state"],
                    created=row["created"], started=row["started"], finished=row["finished"], progress=progress,
-                   result=json.loads(row["result"]) if row["result"] else None, error=row["error"])
+                   result=json.loads(row["result"]) if row["result"] else None, error=row["error"], saved=saved)
 
     def close(self) -> None:
         """Stop every job; queued and running ones read ``interrupted`` next time."""

@@ -7,7 +7,8 @@ which it applied (``limits``). A data operation is a GET with the request's
 fields as query parameters, answered in plain Python. Bodies and answers
 are the games' own models. With a result cache, a search's answer kept
 there is given without searching (``"cached": true``), and a new one is
-kept. A search sent with an ``X-Search-Id`` header
+kept (an answer the cache failed to keep says so in ``X-Cache-Write:
+failed``). A search sent with an ``X-Search-Id`` header
 shows its live counters at ``GET /v1/searches/<id>`` while it runs."""
 
 # No `from __future__ import annotations`: FastAPI reads the endpoints'
@@ -32,6 +33,9 @@ from .runner import Runner
 from .settings import Settings
 
 _POST_ERRORS = problem_responses(409, 413, 415, 422, 503)
+# On a search's answer whose writing to the result cache failed (the disk
+# full): the answer is whole, but it was not kept.
+CACHE_WRITE_HEADER = "X-Cache-Write"
 _SEARCH_ID = r"^[A-Za-z0-9_-]{1,64}$"
 SearchId = Annotated[str | None, Header(
     alias="X-Search-Id", pattern=_SEARCH_ID,
@@ -222,8 +226,8 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
             result, response = await searches.run(
                 request, limit, lambda lim, control: answered(op.call(held, lim, control), False), watch)
             metrics.searched(game.name, op.name, result, cached=False)
-            if cache:
-                await asyncio.to_thread(cache.store, game.name, op.name, op.cache_form(held), result)
+            if cache and await asyncio.to_thread(cache.store, game.name, op.name, op.cache_form(held), result) is None:
+                response.headers[CACHE_WRITE_HEADER] = "failed"  # the answer stands; the next ask searches again
             return response
 
         r.post(**route, response_model=answer, responses={**_POST_ERRORS, **problem_responses(429)},

@@ -297,3 +297,36 @@ def test_a_server_killed_mid_job_comes_back_with_every_finished_result(tmp_path:
         assert again["state"] == "done" and again["result"]["stats"]["nodes"] > 0
         assert call(server, "GET", f"/v1/jobs/{long['id']}")["state"] == "interrupted"
         assert call(server, "POST", f"/v1/{FIRST.name}/solve", EASY)["cached"] is True
+
+
+def test_a_full_disk_is_told_and_loses_no_answer(tmp_path: Path):
+    """The result cache and the jobs in a real full disk (a tiny tmpfs, once
+    a file has taken its room): a search's answer comes whole and says it
+    was not kept; a job runs to its answer, which reads as unsaved."""
+    import subprocess
+
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
+    variant = lambda i: {**EASY, "position": {**EASY["position"], "supply": [12, 12, 12, 12 - i]}}
+    try:
+        with server(cache=str(mount / "c.sqlite3")) as c:
+            kept = c.post(f"/v1/{FIRST.name}/solve", json=variant(0))
+            assert kept.status_code == 200 and "x-cache-write" not in kept.headers
+            with open(mount / "filler", "wb", buffering=0) as filler:  # the disk's last free bytes
+                try:
+                    while True:
+                        filler.write(b"\0" * 4096)
+                except OSError:
+                    pass
+            lost = c.post(f"/v1/{FIRST.name}/solve", json=variant(1))
+            assert lost.status_code == 200 and lost.headers["x-cache-write"] == "failed", lost.headers
+            assert lost.json()["verdict"] == kept.json()["verdict"] and lost.json()["cached"] is False
+            assert c.post(f"/v1/{FIRST.name}/solve", json=variant(0)).json()["cached"] is True  # what was kept stays
+            submitted = c.post("/v1/jobs", json=job(FIRST.name, "solve", variant(2))).json()
+            done = until(c, submitted["id"], ("done",))
+            assert done["result"]["verdict"] == kept.json()["verdict"] and done["saved"] is False
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)

@@ -138,25 +138,32 @@ class ResultCache:
 
     def lookup(self, game: str, operation: str, request: BaseModel, limit: Limit) -> Entry | None:
         """The entry for this request if it serves ``limit``, marked used;
-        None otherwise (a miss). A cache that cannot be read is a miss."""
+        None otherwise (a miss). A cache that cannot be read is a miss; one
+        that cannot be written (the disk full) still serves what it holds."""
         key = request_key(game, operation, request)
         try:
             db = self._connection()
             row = db.execute("SELECT answer, finished, nodes, seconds, stored FROM results WHERE key = ?",
                              (key,)).fetchone()
-            entry = None if row is None else Entry(row[0], bool(row[1]), row[2], row[3], row[4])
-            if entry is not None and entry.serves(limit):
-                db.execute("UPDATE results SET used = ? WHERE key = ?", (time.time(), key))
-                self._count("hits")
-                return entry
         except sqlite3.Error as e:
             log.warning("result cache %s: not read: %s", self.path, e)
-        self._count("misses")
-        return None
+            row = None
+        entry = None if row is None else Entry(row[0], bool(row[1]), row[2], row[3], row[4])
+        if entry is None or not entry.serves(limit):
+            self._count("misses")
+            return None
+        try:  # only the eviction order depends on it
+            db.execute("UPDATE results SET used = ? WHERE key = ?", (time.time(), key))
+        except sqlite3.Error as e:
+            log.warning("result cache %s: an entry's use not noted: %s", self.path, e)
+        self._count("hits")
+        return entry
 
-    def store(self, game: str, operation: str, request: BaseModel, answer: BaseModel) -> bool:
-        """Keep ``answer`` unless an entry at least as good is there; True
-        when it was written. A failed write is logged, never raised."""
+    def store(self, game: str, operation: str, request: BaseModel, answer: BaseModel) -> bool | None:
+        """Keep ``answer`` unless an entry at least as good is there: True
+        when it was written, False when it was not to be (not a search's
+        answer, or no better than the entry), None when the write failed
+        (the disk full, say: logged and counted, never raised)."""
         effort = search_effort(answer)
         if effort is None:
             return False
@@ -182,7 +189,7 @@ class ResultCache:
         except sqlite3.Error as e:
             self._count("write_errors")
             log.warning("result cache %s: answer not kept: %s", self.path, e)
-            return False
+            return None
 
     def _evict(self, db: sqlite3.Connection) -> None:
         """The least recently used entries out, down to nine tenths of the cap."""

@@ -330,8 +330,8 @@ def _cached_search(game: Game, op: Operation, q: BaseModel, args: argparse.Names
               file=sys.stderr)
         return entry.read(op.response)
     result = _search(lambda control: op.call(q, limit, control))
-    if cache:
-        cache.store(game.name, op.name, op.cache_form(q), result)
+    if cache and cache.store(game.name, op.name, op.cache_form(q), result) is None:
+        print(f"the answer could not be kept in {args.cache} (a full disk, or a file not writable)", file=sys.stderr)
     return result
 
 
