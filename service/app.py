@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ShedMiddleware, full=runner.full, paths=frozenset(routes.core_paths()))
     metrics = Metrics(runner, cache, jobs)
+    jobs.on_answer = lambda game, operation, answer: metrics.searched(game, operation, answer, cached=False)
     app.state.metrics = metrics
     if settings.cors_origins:
         # Another site's page may call the API; its pages send JSON and may

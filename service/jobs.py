@@ -201,6 +201,8 @@ class Jobs:
         self._lock = threading.Lock()
         self._live: dict[str, tuple[Control, Future[None], dict[str, Any]]] = {}
         self._closed = False
+        # Told of each answer a job's search gave (game, operation, answer): the metrics.
+        self.on_answer: Callable[[str, str, BaseModel], None] | None = None
 
     @property
     def queued(self) -> int:
@@ -249,6 +251,8 @@ class Jobs:
         if control.stopped and getattr(stats, "stopped_by", None) == "stopped":
             state = "interrupted" if self._closed else "cancelled"
         self._end(row, state, result=answer.model_dump_json(), nodes=getattr(stats, "nodes", control.nodes))
+        if self.on_answer is not None:
+            self.on_answer(row["game"], row["operation"], answer)
         if self._cache is not None and state == "done":  # the cache keeps what it should: finished or not
             self._cache.store(row["game"], row["operation"], op.cache_form(body), answer)
 

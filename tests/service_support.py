@@ -140,3 +140,12 @@ def events(c, url: str, headers: dict | None = None) -> list[tuple[str, Any]]:
                 if name == "end":
                     break
     return out
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    """A sample's value in Prometheus text, 0 when absent."""
+    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    for line in text.splitlines():
+        if line.startswith(f"{name}{{{want}}} ") or (not labels and line.startswith(f"{name} ")):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0

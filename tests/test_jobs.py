@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from service_support import assert_problem, at_once, events, server
+from service_support import assert_problem, at_once, events, metric, server
 from smokejumper.games import registered
 
 FIRST = registered()[0]
@@ -46,6 +46,11 @@ def test_a_job_runs_to_its_answer_as_the_route_gives_it():
                {k: v for k, v in direct.items() if k not in ("stats", "limits", "cached")}
         assert done["progress"]["nodes"] == done["result"]["stats"]["nodes"] > 0
         assert done["started"] >= done["created"] and done["finished"] >= done["started"]
+        # The job's search is counted as a route's is (the direct solve too).
+        text = c.get("/metrics").text
+        assert metric(text, "smokejumper_searches_total", game=FIRST.name, operation="solve", source="searched") == 2
+        assert metric(text, "smokejumper_search_nodes_total", game=FIRST.name, operation="solve") == \
+               2 * done["progress"]["nodes"]
 
 
 def test_a_cancelled_job_stops_at_once_and_frees_its_worker():

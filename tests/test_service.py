@@ -21,7 +21,7 @@ from typing import Any, Callable
 import pytest
 
 from openapi_examples import request_examples
-from service_support import (MB, FakeRequest, assert_problem, post_raw,
+from service_support import (MB, FakeRequest, assert_problem, metric, post_raw,
                              search_past_the_caps, search_past_the_time_cap, server,
                              stopped_when_the_client_leaves)
 from smokejumper import Control, Limit
@@ -522,15 +522,6 @@ def test_healthz_runs_on_the_event_loop():
 
 
 # --------------------------------------------------------------- operators
-
-
-def metric(text: str, name: str, **labels: str) -> float:
-    """A sample's value in Prometheus text, 0 when absent."""
-    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
-    for line in text.splitlines():
-        if line.startswith(f"{name}{{{want}}} ") or (not labels and line.startswith(f"{name} ")):
-            return float(line.rsplit(" ", 1)[1])
-    return 0.0
 
 
 def test_metrics_count_requests_searches_nodes_and_the_cache(tmp_path):
