@@ -410,7 +410,8 @@ class HintResult(RulesReported):
     decision: str | None = Field(description="The decision the moves are for; null at a chance point")
     objective: Objective
     moves: list[HintMove] = Field(description="Every distinct legal move (hawk cards: a few arrangements each), "
-                                              "best first: most samples, then value")
+                                              "best first: the searched ones by the mean of what the search "
+                                              "steered by (ties in greedy's order), then the rest with n 0")
     moves_total: int = Field(description="Every distinct legal move, all hawk arrangements counted")
     best: dict[str, Any] | None = Field(description="The recommended move")
     value: float = Field(description="The position's value: its best move's, or at a chance point the mean")
