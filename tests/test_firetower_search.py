@@ -189,3 +189,25 @@ def test_the_clis_hint_and_play_take_the_node_defaults(tmp_path):
     timed = subprocess.run(cli + ["hint", "firetower", str(tmp_path / "near.json"), "--max-seconds", "0.2", "--json"],
                            capture_output=True, text=True, timeout=120)
     assert json.loads(timed.stdout)["stopped_by"] == "time"  # a time limit alone: no node default
+
+
+def test_the_clis_analysis_by_mcts_counts_its_games_with_a_progress_bar():
+    import subprocess
+    import sys
+
+    cli = [sys.executable, "-m", "smokejumper.cli", "analyse", "firetower", "--level", "1", "--games", "3",
+           "--policy", "mcts", "--seed", "5", "--max-nodes", "8", "--workers", "2"]
+    shown = subprocess.run(cli, capture_output=True, text=True, timeout=300)
+    assert shown.returncode == 0, shown.stderr
+    assert "3/3" in shown.stderr and "/s" in shown.stderr  # the bar, with its rate
+    answer = json.loads(subprocess.run(cli + ["--json"], capture_output=True, text=True, timeout=300).stdout)
+    assert (answer["policy"], answer["games"], answer["seed"]) == ("mcts", 3, 5)
+    assert answer["wins"] + answer["losses"] + answer["timeouts"] == 3
+    assert [r["seed"] for r in answer["results"]] == [5, 6, 7]
+    # Each game is the one `play` gives for its seed under the same limit.
+    for r in answer["results"]:
+        alone = firetower.play(level=1, seed=r["seed"], limit=Limit(nodes=8))
+        assert (alone.status, alone.turns, alone.decisions, alone.nodes) == (r["status"], r["turns"], r["decisions"],
+                                                                            r["nodes"])
+    lo, hi = answer["ci95"]
+    assert lo <= answer["win_rate"] <= hi
