@@ -131,7 +131,8 @@ def test_a_whole_game_is_played_by_clicks_a_trio_of_hawks_built_on_the_board(pag
     assert trios == 1
     final = server.post("/v1/firetower/check", {"position": json.loads(view.locator("textarea").input_value())})
     assert final["status"] in ("win", "loss", "timeout") and final["decision"] is None
-    expect(view.locator(".ft-decision")).to_contain_text({"win": "Won", "loss": "Lost", "timeout": "Timeout"}[final["status"]])
+    said = {"win": "Won", "loss": "Lost", "timeout": "Timeout"}[final["status"]]
+    expect(view.locator(".ft-decision")).to_contain_text(said)
     expect(view.locator(".ft-moves")).to_contain_text("The game is over.")
     # The record the page built replays through the engine to the same end.
     replay = server.post("/v1/firetower/replay", {"position": final["record"]})

@@ -439,7 +439,8 @@ def _bounded(limit: Limit | None, default: Limit) -> Limit:
 
 
 def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objective: Objective = "win",
-         workers: int | None = 1, control: Control | None = None, max_moves: int = DEFAULT_MAX_MOVES) -> HintResult:
+         workers: int | None = None, control: Control | None = None,
+         max_moves: int = DEFAULT_MAX_MOVES) -> HintResult:
     """Every distinct legal move at the current decision with its value
     estimated by Monte Carlo tree search (cpp/search/mcts.hpp: hidden cards
     and dice sampled as they come), best first. The root's candidates are
@@ -491,7 +492,7 @@ class PlayResult(RulesReported):
 
 
 def play(level: int = 1, seed: int = 0, *, policy: Policy = "mcts", limit: Limit | None = None,
-         workers: int | None = 1, turn_limit: int = 100, control: Control | None = None) -> PlayResult:
+         workers: int | None = None, turn_limit: int = 100, control: Control | None = None) -> PlayResult:
     """A whole seeded game from the level's set-up, every decision taken by
     ``policy`` (mcts: a hint under ``limit`` per decision, without a time
     or node limit :data:`DECISION_LIMIT`). The deal, draws and dice follow
@@ -698,7 +699,9 @@ def _analyse_text(_request: object, r: Analysis) -> str:
 
 _LEVEL = (int, Field(1, ge=1, le=7, description="the level, 1-7"))
 _SEED = (int, Field(0, ge=0, lt=2**64, description="the seed: the deal, draws and dice"))
-_WORKERS = (int | None, Field(1, ge=1, le=_batch.MAX_WORKERS, description="threads of each search (default 1)"))
+_WORKERS = (int | None, Field(None, ge=1, le=_batch.MAX_WORKERS,
+                              description="threads of each search (default: every core; the same answer under a "
+                                          "node limit)"))
 
 
 def _example_record() -> dict[str, Any]:
