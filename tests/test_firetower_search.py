@@ -171,8 +171,8 @@ def test_a_search_given_no_time_or_node_limit_is_held_to_its_node_default():
     assert default.stats.iterations == firetower.HINT_LIMIT.nodes == 1024 and default.stopped_by == "nodes"
     with_memory = firetower.hint(state.record, Limit(memory_mb=64), seed=3)
     assert with_memory.moves == default.moves
-    played = firetower.play(level=1, seed=5)
-    assert played.record == firetower.play(level=1, seed=5, limit=firetower.DECISION_LIMIT).record
+    played = firetower.play(level=1, seed=5, turn_limit=2)  # two turns: enough to see each decision's nodes
+    assert played.record == firetower.play(level=1, seed=5, limit=firetower.DECISION_LIMIT, turn_limit=2).record
     assert 0 < played.nodes <= firetower.DECISION_LIMIT.nodes * played.decisions
 
 
