@@ -211,3 +211,13 @@ def test_the_clis_analysis_by_mcts_counts_its_games_with_a_progress_bar():
                                                                             r["nodes"])
     lo, hi = answer["ci95"]
     assert lo <= answer["win_rate"] <= hi
+
+
+def test_the_tree_is_held_to_its_memory_and_the_search_goes_on_without_growing_it():
+    # 1 MiB holds 16,384 nodes (64 bytes each): past that the iterations go
+    # on, valuing the leaves they reach, and the tree grows no more.
+    h = firetower.hint(NEAR_A_WIN, Limit(nodes=17_000, memory_mb=1), seed=2)
+    assert h.stats.iterations == 17_000 and h.stopped_by == "nodes"
+    assert 0 < h.stats.tree_nodes <= 16_384 < h.stats.iterations
+    roomy = firetower.hint(NEAR_A_WIN, Limit(nodes=17_000, memory_mb=64), seed=2)
+    assert roomy.stats.tree_nodes > 16_384
