@@ -316,7 +316,8 @@ class Jobs:
 def router(settings: Settings, jobs: Jobs, guard: Guard) -> APIRouter:
     """``/v1/jobs``: submit, read, cancel, follow."""
     r = APIRouter(prefix="/v1/jobs", tags=["jobs"], dependencies=[Depends(guard.jobs)])
-    job_caps = replace(settings, max_seconds=settings.job_max_seconds)
+    job_caps = replace(settings, max_seconds=settings.job_max_seconds, max_nodes=settings.job_max_nodes,
+                       max_memory_mb=settings.job_max_memory_mb)
     errors = problem_responses(401, 404, 422, 429, 503)
 
     @r.post("", status_code=202, response_model=Job, responses=errors,

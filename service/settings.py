@@ -51,11 +51,14 @@ class Settings:
     # connections are open (service/server.py).
     request_timeout: float = 15.0
     max_connections: int = 1000
-    # Jobs: their own workers, how many may wait, and their time cap (their
-    # node and memory caps are the requests').
+    # Jobs: their own workers, how many may wait, and their caps on one
+    # search: 60 times a request's time and nodes (a job is long work), and
+    # four times its memory (jobs are few at once).
     job_workers: int = 1
     max_jobs_queued: int = 16
     job_max_seconds: float = 600.0
+    job_max_nodes: int = 3_000_000_000
+    job_max_memory_mb: int = 2048
     # Keys for jobs and cache administration (empty: open), and searches and
     # jobs a minute per client (0: no limit).
     api_keys: tuple[str, ...] = ()
@@ -95,6 +98,10 @@ class Settings:
             raise ValueError(f"max_jobs_queued must be >= 0, got {self.max_jobs_queued}")
         if not (math.isfinite(self.job_max_seconds) and self.job_max_seconds > 0):
             raise ValueError(f"job_max_seconds must be a finite number > 0, got {self.job_max_seconds}")
+        if self.job_max_nodes < 1:
+            raise ValueError(f"job_max_nodes must be >= 1, got {self.job_max_nodes}")
+        if not 1 <= self.job_max_memory_mb <= MAX_MEMORY_MB:
+            raise ValueError(f"job_max_memory_mb must be 1..{MAX_MEMORY_MB}, got {self.job_max_memory_mb}")
         if not (math.isfinite(self.rate_limit) and self.rate_limit >= 0):
             raise ValueError(f"rate_limit must be a finite number >= 0, got {self.rate_limit}")
         for origin in self.cors_origins:
@@ -117,7 +124,8 @@ class Settings:
         """Settings from SMOKEJUMPER_MAX_SECONDS, _MAX_NODES, _MAX_MEMORY_MB,
         _MAX_HINT_SAMPLES, _WORKERS, _MAX_BODY_BYTES, _MAX_QUEUE,
         _QUICK_SECONDS, _REQUEST_TIMEOUT, _MAX_CONNECTIONS, _JOB_WORKERS,
-        _MAX_JOBS_QUEUED, _JOB_MAX_SECONDS, _API_KEYS and _CORS_ORIGINS
+        _MAX_JOBS_QUEUED, _JOB_MAX_SECONDS, _JOB_MAX_NODES, _JOB_MAX_MEMORY_MB,
+        _API_KEYS and _CORS_ORIGINS
         (comma-separated), _RATE_LIMIT, _CACHE (a file;
         ``off`` for none; unset: the user's cache directory) and
         _CACHE_MAX_MB; unset ones take the defaults."""
@@ -137,6 +145,8 @@ class Settings:
             job_workers=_env(env, "JOB_WORKERS", _integer, d.job_workers),
             max_jobs_queued=_env(env, "MAX_JOBS_QUEUED", _integer, d.max_jobs_queued),
             job_max_seconds=_env(env, "JOB_MAX_SECONDS", float, d.job_max_seconds),
+            job_max_nodes=_env(env, "JOB_MAX_NODES", _integer, d.job_max_nodes),
+            job_max_memory_mb=_env(env, "JOB_MAX_MEMORY_MB", _integer, d.job_max_memory_mb),
             api_keys=_listed(env, "API_KEYS"),
             rate_limit=_env(env, "RATE_LIMIT", float, d.rate_limit),
             cors_origins=_listed(env, "CORS_ORIGINS"),

@@ -108,6 +108,14 @@ def test_the_job_caps_hold_its_limit():
         done = until(c, r["id"], ("done",), within=30)
         assert done["result"]["stats"]["stopped_by"] == "time"
         assert 1.0 <= done["result"]["stats"]["seconds"] < 5  # the job cap, not the request cap of 0.5 s
+    with server(job_max_nodes=3000, max_nodes=1000) as c:
+        asked = {**HARD, "limit": {"nodes": 100_000, "seconds": 100}}
+        direct = c.post(f"/v1/{FIRST.name}/solve", json=asked).json()
+        assert direct["stats"]["stopped_by"] == "nodes" and direct["stats"]["nodes"] <= 1000 * 1.01
+        r = c.post("/v1/jobs", json=job(FIRST.name, "solve", asked)).json()
+        done = until(c, r["id"], ("done",), within=30)
+        assert done["result"]["stats"]["stopped_by"] == "nodes"
+        assert 1000 * 1.01 < done["result"]["stats"]["nodes"] <= 3000 * 1.01  # the job cap, not the request's
 
 
 def test_finished_jobs_survive_a_restart_and_running_ones_read_interrupted(tmp_path: Path):
@@ -214,11 +222,12 @@ def test_jobs_and_limits_from_env():
 
     s = Settings.from_env({"SMOKEJUMPER_JOB_WORKERS": "2", "SMOKEJUMPER_MAX_JOBS_QUEUED": "3",
                            "SMOKEJUMPER_JOB_MAX_SECONDS": "3600", "SMOKEJUMPER_API_KEYS": "a, b",
+                           "SMOKEJUMPER_JOB_MAX_NODES": "7", "SMOKEJUMPER_JOB_MAX_MEMORY_MB": "9",
                            "SMOKEJUMPER_RATE_LIMIT": "60", "SMOKEJUMPER_REQUEST_TIMEOUT": "5",
                            "SMOKEJUMPER_MAX_CONNECTIONS": "300"})
     assert (s.job_workers, s.max_jobs_queued, s.job_max_seconds, s.api_keys, s.rate_limit) == (
         2, 3, 3600.0, ("a", "b"), 60.0)
-    assert (s.request_timeout, s.max_connections) == (5.0, 300)
+    assert (s.request_timeout, s.max_connections, s.job_max_nodes, s.job_max_memory_mb) == (5.0, 300, 7, 9)
     d = Settings.from_env({})
     assert (d.job_workers, d.api_keys, d.rate_limit, d.request_timeout) == (1, (), 0.0, 15.0)
     with pytest.raises(ValueError, match="rate_limit"):
