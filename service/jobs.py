@@ -24,7 +24,6 @@ import threading
 import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, AsyncIterator, Callable, Literal
 
@@ -121,7 +120,9 @@ class Job(BaseModel):
 class _Store:
     """Jobs in the SQLite file (one connection per thread), or in memory.
     A job the file could not take (the disk full) is kept in memory too,
-    newer than the file's row, until a later write of it succeeds."""
+    newer than the file's row, until a later write of it succeeds (an ended
+    job's last write is its last: it stays in memory, the newest
+    KEEP_ENDED of them, until the server stops)."""
 
     def __init__(self, path: str | None) -> None:
         self._path = path
@@ -250,11 +251,13 @@ class Jobs:
         state: State = "done"
         if control.stopped and getattr(stats, "stopped_by", None) == "stopped":
             state = "interrupted" if self._closed else "cancelled"
-        self._end(row, state, result=answer.model_dump_json(), nodes=getattr(stats, "nodes", control.nodes))
+        # Counted and cached before the job reads done, so that whoever sees
+        # it done sees them too.
         if self.on_answer is not None:
             self.on_answer(row["game"], row["operation"], answer)
         if self._cache is not None and state == "done":  # the cache keeps what it should: finished or not
             self._cache.store(row["game"], row["operation"], op.cache_form(body), answer)
+        self._end(row, state, result=answer.model_dump_json(), nodes=getattr(stats, "nodes", control.nodes))
 
     def _end(self, row: dict[str, Any], state: State, *, result: str | None = None, error: str | None = None,
              nodes: int = 0) -> None:
@@ -316,8 +319,7 @@ class Jobs:
 def router(settings: Settings, jobs: Jobs, guard: Guard) -> APIRouter:
     """``/v1/jobs``: submit, read, cancel, follow."""
     r = APIRouter(prefix="/v1/jobs", tags=["jobs"], dependencies=[Depends(guard.jobs)])
-    job_caps = replace(settings, max_seconds=settings.job_max_seconds, max_nodes=settings.job_max_nodes,
-                       max_memory_mb=settings.job_max_memory_mb)
+    job_caps = settings.for_jobs()
     errors = problem_responses(401, 404, 422, 429, 503)
 
     @r.post("", status_code=202, response_model=Job, responses=errors,

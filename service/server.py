@@ -18,10 +18,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import resource
 import time
 import uuid
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import h11
 import uvicorn
@@ -29,7 +30,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 import smokejumper
 
-from .observe import SANE_REQUEST_ID, REQUEST_ID_HEADER, log_config
+from .observe import REQUEST_ID_HEADER, SANE_REQUEST_ID, access_log, log_config
 from .settings import Settings
 
 log = logging.getLogger("smokejumper.service")
@@ -44,6 +45,7 @@ _TIMED_OUT = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charse
 # ulimit -n 256: 96 connections). With 32 a batch and four kept back, 300
 # half-sent requests still ran out of descriptors now and then.
 BACKLOG = 16
+_TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name (RFC 9110)
 _SPARE_DESCRIPTORS = 64 + 6 * BACKLOG
 
 
@@ -55,15 +57,24 @@ def connection_cap(settings: Settings) -> int:
     return max(1, min(settings.max_connections, soft - _SPARE_DESCRIPTORS))
 
 
-def health_answer(request: bytes) -> tuple[bytes, bool] | None:
+class HealthAnswer(NamedTuple):
+    response: bytes
+    close: bool  # the connection closes after it
+    request_id: str
+
+
+def health_answer(request: bytes, default_headers: list[tuple[bytes, bytes]] = ()) -> HealthAnswer | None:
     """The whole answer to ``request`` if it is exactly one plain
-    ``GET /healthz`` (the bytes of one read, headers complete, no body),
-    and whether the connection then closes; else None.
+    ``GET /healthz`` (the bytes of one read, headers complete with a Host
+    on HTTP/1.1, no body, no Origin), with uvicorn's ``default_headers``
+    (date, server); else None: the ordinary path answers it.
 
     Answered by the protocol as its bytes arrive, a liveness probe does
     not wait for the turns of the event loop that a request's task, the
     middleware and the route take, each behind every other client's work
-    (docs/benchmarks.md, "Load"). The body is the route's own."""
+    (docs/benchmarks.md, "Load"). The body is the route's own. A request
+    from another site's page (Origin) goes the ordinary way, for its CORS
+    headers."""
     if not request.startswith(b"GET /healthz ") or request.find(b"\r\n\r\n") != len(request) - 4:
         return None
     line, *headers = request[:-4].split(b"\r\n")
@@ -72,28 +83,36 @@ def health_answer(request: bytes) -> tuple[bytes, bool] | None:
         return None
     given = b""
     close = parts[2] == b"HTTP/1.0"
+    host = False
     for header in headers:
         name, colon, value = header.partition(b":")
-        if not colon:
-            return None
-        name, value = name.strip().lower(), value.strip()
-        if name in (b"content-length", b"transfer-encoding", b"expect", b"upgrade"):
-            return None  # a body or a protocol switch: the ordinary path
+        if not colon or name != name.strip() or not _TOKEN.fullmatch(name):
+            return None  # h11 answers a malformed header with 400
+        name, value = name.lower(), value.strip()
+        if name in (b"content-length", b"transfer-encoding", b"expect", b"upgrade", b"origin"):
+            return None  # a body, a protocol switch or another site's page: the ordinary path
+        host |= name == b"host"
         if name == b"connection" and b"close" in value.lower():
             close = True
         elif name == REQUEST_ID_HEADER.lower().encode():
             given = value
+    if parts[2] == b"HTTP/1.1" and not host:
+        return None
     rid = given if SANE_REQUEST_ID.fullmatch(given.decode("latin-1")) else uuid.uuid4().hex.encode()
     body = json.dumps({"status": "ok", "version": smokejumper.__version__}, separators=(",", ":")).encode()
-    head = (b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + str(len(body)).encode() +
-            b"\r\nx-request-id: " + rid + (b"\r\nconnection: close" if close else b"") + b"\r\n\r\n")
-    return head + body, close
+    head = b"".join(k + b": " + v + b"\r\n" for k, v in default_headers)
+    head = (b"HTTP/1.1 200 OK\r\n" + head + b"content-type: application/json\r\ncontent-length: " +
+            str(len(body)).encode() + b"\r\nx-request-id: " + rid + (b"\r\nconnection: close" if close else b"") +
+            b"\r\n\r\n")
+    return HealthAnswer(head + body, close, rid.decode("latin-1"))
 
 
 def guarded_protocol(request_timeout: float, max_connections: int,
-                     on_health: Callable[[float], None] = lambda seconds: None) -> type[H11Protocol]:
+                     on_health: Callable[[HealthAnswer, float, str], None] = lambda answer, seconds, client: None
+                     ) -> type[H11Protocol]:
     """uvicorn's h11 protocol with the deadline, the cap and /healthz
-    answered as it arrives (``on_health`` counts each such answer)."""
+    answered as it arrives (``on_health`` counts and logs each such answer:
+    it, its seconds, the client's address)."""
 
     class Guarded(H11Protocol):
         # When this connection began waiting for its current request (None:
@@ -127,22 +146,26 @@ def guarded_protocol(request_timeout: float, max_connections: int,
                 self._await_request()
 
         def _answered_health(self, data: bytes) -> bool:
-            """A /healthz between requests, answered at once (h11 never sees it)."""
+            """A /healthz between requests, answered at once (h11 never sees it).
+            Not while earlier answers wait to be sent: a client that sends
+            and never reads is then held back by h11's flow control."""
             start = time.perf_counter()
             idle = (self.conn.our_state is h11.IDLE and self.conn.their_state is h11.IDLE
-                    and not self.conn.trailing_data[0] and (self.cycle is None or self.cycle.response_complete))
-            answer = health_answer(data) if idle else None
+                    and not self.conn.trailing_data[0] and (self.cycle is None or self.cycle.response_complete)
+                    and not self.flow.write_paused and self.transport.get_write_buffer_size() == 0)
+            answer = health_answer(data, self.server_state.default_headers) if idle else None
             if answer is None:
                 return False
             self._unset_keepalive_if_required()
-            self.transport.write(answer[0])
-            if answer[1]:
+            self.transport.write(answer.response)
+            self.server_state.total_requests += 1  # as h11's path counts it (--limit-max-requests)
+            if answer.close:
                 self.transport.close()
             else:
                 self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive,
                                                                     self.timeout_keep_alive_handler)
                 self._await_request()
-            on_health(time.perf_counter() - start)
+            on_health(answer, time.perf_counter() - start, (self.client or ("-",))[0])
             return True
 
         def _request_whole(self) -> bool:
@@ -188,11 +211,15 @@ def serve(host: str, port: int, settings: Settings | None = None, **uvicorn_opti
                 **uvicorn_options)
 
 
-def _count_health(seconds: float) -> None:
-    """A /healthz the protocol answered, in the served app's metrics as
-    if its route had (uvicorn imports that app by name, in this process)."""
+def _count_health(answer: HealthAnswer, seconds: float, client: str) -> None:
+    """A /healthz the protocol answered, in the served app's metrics and
+    access log as if its route had (uvicorn imports that app by name, in
+    this process); the log line says it was the protocol."""
     from .app import app
 
     metrics = app.state.metrics
     metrics.requests.labels("GET", "/healthz", "200").inc()
     metrics.latency.labels("GET", "/healthz").observe(seconds)
+    access_log.info("request", extra={"fields": {
+        "request_id": answer.request_id, "method": "GET", "path": "/healthz", "route": "/healthz", "status": 200,
+        "seconds": round(seconds, 6), "client": client, "answered_by": "protocol"}})

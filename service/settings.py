@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Mapping, TypeVar
 
@@ -52,13 +52,14 @@ class Settings:
     request_timeout: float = 15.0
     max_connections: int = 1000
     # Jobs: their own workers, how many may wait, and their caps on one
-    # search: 60 times a request's time and nodes (a job is long work), and
-    # four times its memory (jobs are few at once).
+    # search. Nodes and memory unset (None): 60 times a request's nodes (as
+    # the default time cap is 60 times a request's), and four times its
+    # memory (jobs are few at once), up to the most a search may have.
     job_workers: int = 1
     max_jobs_queued: int = 16
     job_max_seconds: float = 600.0
-    job_max_nodes: int = 3_000_000_000
-    job_max_memory_mb: int = 2048
+    job_max_nodes: int | None = None
+    job_max_memory_mb: int | None = None
     # Keys for jobs and cache administration (empty: open), and searches and
     # jobs a minute per client (0: no limit).
     api_keys: tuple[str, ...] = ()
@@ -98,9 +99,9 @@ class Settings:
             raise ValueError(f"max_jobs_queued must be >= 0, got {self.max_jobs_queued}")
         if not (math.isfinite(self.job_max_seconds) and self.job_max_seconds > 0):
             raise ValueError(f"job_max_seconds must be a finite number > 0, got {self.job_max_seconds}")
-        if self.job_max_nodes < 1:
+        if self.job_max_nodes is not None and self.job_max_nodes < 1:
             raise ValueError(f"job_max_nodes must be >= 1, got {self.job_max_nodes}")
-        if not 1 <= self.job_max_memory_mb <= MAX_MEMORY_MB:
+        if self.job_max_memory_mb is not None and not 1 <= self.job_max_memory_mb <= MAX_MEMORY_MB:
             raise ValueError(f"job_max_memory_mb must be 1..{MAX_MEMORY_MB}, got {self.job_max_memory_mb}")
         if not (math.isfinite(self.rate_limit) and self.rate_limit >= 0):
             raise ValueError(f"rate_limit must be a finite number >= 0, got {self.rate_limit}")
@@ -118,6 +119,12 @@ class Settings:
     def cap(self) -> Limit:
         """The server's caps as a Limit: ``Limit(...).capped(settings.cap)``."""
         return Limit(nodes=self.max_nodes, seconds=self.max_seconds, memory_mb=self.max_memory_mb)
+
+    def for_jobs(self) -> Settings:
+        """These settings with a job's caps as the search caps."""
+        nodes = 60 * self.max_nodes if self.job_max_nodes is None else self.job_max_nodes
+        memory = min(MAX_MEMORY_MB, 4 * self.max_memory_mb) if self.job_max_memory_mb is None else self.job_max_memory_mb
+        return replace(self, max_seconds=self.job_max_seconds, max_nodes=nodes, max_memory_mb=memory)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -145,8 +152,8 @@ class Settings:
             job_workers=_env(env, "JOB_WORKERS", _integer, d.job_workers),
             max_jobs_queued=_env(env, "MAX_JOBS_QUEUED", _integer, d.max_jobs_queued),
             job_max_seconds=_env(env, "JOB_MAX_SECONDS", float, d.job_max_seconds),
-            job_max_nodes=_env(env, "JOB_MAX_NODES", _integer, d.job_max_nodes),
-            job_max_memory_mb=_env(env, "JOB_MAX_MEMORY_MB", _integer, d.job_max_memory_mb),
+            job_max_nodes=_env(env, "JOB_MAX_NODES", _integer, None),
+            job_max_memory_mb=_env(env, "JOB_MAX_MEMORY_MB", _integer, None),
             api_keys=_listed(env, "API_KEYS"),
             rate_limit=_env(env, "RATE_LIMIT", float, d.rate_limit),
             cors_origins=_listed(env, "CORS_ORIGINS"),

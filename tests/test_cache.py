@@ -226,6 +226,14 @@ def test_the_key_is_the_request_as_it_ran():
                                                                                             Ask(position=[1]))
     assert request_key("g", "solve", Ask(position=[1])) != request_key("g", "solve", Ask(position=[1], seed=2))
 
+    class Threaded(BaseModel):  # a search's threads, by either name, change no answer
+        position: list[int]
+        workers: int | None = None
+        threads: int | None = None
+
+    keys = {request_key("g", "hint", Threaded(position=[1], **kw)) for kw in ({}, {"workers": 2}, {"threads": 8})}
+    assert len(keys) == 1
+
 
 # ---------------------------------------------------------------- service and CLI
 

@@ -5,6 +5,7 @@ half-sent requests try to hold every descriptor."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import time
@@ -153,17 +154,25 @@ def test_only_one_whole_plain_healthz_is_answered_by_the_protocol():
     from smokejumper.service.server import health_answer
 
     plain = b"GET /healthz HTTP/1.1\r\nHost: h\r\nX-Request-Id: probe-7\r\n\r\n"
-    answer, close = health_answer(plain)
-    assert not close and answer.startswith(b"HTTP/1.1 200 OK\r\n") and b"\r\nx-request-id: probe-7\r\n" in answer
-    assert health_answer(b"GET /healthz HTTP/1.0\r\n\r\n")[1]
-    assert health_answer(b"GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n")[1]
-    assert b"x-request-id: probe-7" not in health_answer(b"GET /healthz HTTP/1.1\r\nX-Request-Id: a b\r\n\r\n")[0]
+    answer = health_answer(plain, [(b"date", b"Fri, 04 Dec 2026 00:00:00 GMT"), (b"server", b"uvicorn")])
+    assert not answer.close and answer.request_id == "probe-7"
+    assert answer.response.startswith(b"HTTP/1.1 200 OK\r\ndate: Fri, 04 Dec 2026 00:00:00 GMT\r\nserver: uvicorn\r\n")
+    assert b"\r\nx-request-id: probe-7\r\n" in answer.response
+    assert health_answer(b"GET /healthz HTTP/1.0\r\n\r\n").close  # no Host needed there
+    assert health_answer(b"GET /healthz HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n").close
+    assert health_answer(b"GET /healthz HTTP/1.1\r\nHost: h\r\nX-Request-Id: a b\r\n\r\n").request_id != "a b"
     # Anything else takes the ordinary path: a request not yet whole, two
-    # at once, a body, another method or target, a malformed header.
-    for other in (plain[:-2], plain + plain, b"POST /healthz HTTP/1.1\r\n\r\n", b"GET /healthz?x HTTP/1.1\r\n\r\n",
-                  b"GET /healthzz HTTP/1.1\r\n\r\n", b"GET /healthz HTTP/1.1\r\nContent-Length: 0\r\n\r\n",
-                  b"GET /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", b"GET /healthz HTTP/2\r\n\r\n",
-                  b"GET /healthz HTTP/1.1\r\nno colon\r\n\r\n", b"GET  /healthz HTTP/1.1\r\n\r\n"):
+    # at once, a body, another method or target, a malformed header, no
+    # Host on HTTP/1.1, another site's page (its CORS headers).
+    host = b"Host: h\r\n"
+    for other in (plain[:-2], plain + plain, b"POST /healthz HTTP/1.1\r\n" + host + b"\r\n",
+                  b"GET /healthz?x HTTP/1.1\r\n" + host + b"\r\n", b"GET /healthzz HTTP/1.1\r\n" + host + b"\r\n",
+                  b"GET /healthz HTTP/1.1\r\n" + host + b"Content-Length: 0\r\n\r\n",
+                  b"GET /healthz HTTP/1.1\r\n" + host + b"Transfer-Encoding: chunked\r\n\r\n",
+                  b"GET /healthz HTTP/2\r\n" + host + b"\r\n", b"GET /healthz HTTP/1.1\r\n" + host + b"no colon\r\n\r\n",
+                  b"GET /healthz HTTP/1.1\r\n" + host + b"Bad Name: x\r\n\r\n", b"GET /healthz HTTP/1.1\r\n\r\n",
+                  b"GET  /healthz HTTP/1.1\r\n" + host + b"\r\n",
+                  b"GET /healthz HTTP/1.1\r\n" + host + b"Origin: https://game.example\r\n\r\n"):
         assert health_answer(other) is None, other
 
 
@@ -187,10 +196,17 @@ def test_healthz_answers_as_its_route_does_and_keeps_the_connection(server):
     assert fast[0] == routed[0] == again[0] == b"HTTP/1.1 200 OK" and games[0] == b"HTTP/1.1 200 OK"
     assert fast[2] == routed[2] == again[2] == pipelined[0][2] == pipelined[1][2]
     assert fast[1][b"content-type"] == routed[1][b"content-type"] == b"application/json"
+    assert set(fast[1]) == set(routed[1])  # date and server too
     assert fast[1][b"x-request-id"] != again[1][b"x-request-id"]
     assert healthz_count() - before == 5  # the protocol's answers are counted as the route's are
+    # The access log says which answered: the protocol the plain ones, the app the one with a query.
+    server.log.flush()
+    logged = [json.loads(line) for line in Path(server.log.name).read_text().splitlines() if line.startswith("{")]
+    by = {e["request_id"]: e.get("answered_by") for e in logged if e.get("path") == "/healthz"}
+    assert by[fast[1][b"x-request-id"].decode()] == by[again[1][b"x-request-id"].decode()] == "protocol"
+    assert by[routed[1][b"x-request-id"].decode()] is None
     # HTTP/1.0 and Connection: close are answered, then closed.
-    for request in (b"GET /healthz HTTP/1.0\r\n\r\n", b"GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"):
+    for request in (b"GET /healthz HTTP/1.0\r\n\r\n", b"GET /healthz HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"):
         with socket.create_connection((HOST, server.port), timeout=10) as s:
             assert exchange(s, request)[0][2] == fast[2]
             assert s.recv(1) == b""

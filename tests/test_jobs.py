@@ -228,6 +228,11 @@ def test_jobs_and_limits_from_env():
     assert (s.job_workers, s.max_jobs_queued, s.job_max_seconds, s.api_keys, s.rate_limit) == (
         2, 3, 3600.0, ("a", "b"), 60.0)
     assert (s.request_timeout, s.max_connections, s.job_max_nodes, s.job_max_memory_mb) == (5.0, 300, 7, 9)
+    jobs = s.for_jobs()
+    assert (jobs.max_seconds, jobs.max_nodes, jobs.max_memory_mb) == (3600.0, 7, 9)
+    # Unset, a job's node and memory caps follow the request caps.
+    derived = Settings.from_env({"SMOKEJUMPER_MAX_NODES": "1000", "SMOKEJUMPER_MAX_MEMORY_MB": "4096"}).for_jobs()
+    assert (derived.max_seconds, derived.max_nodes, derived.max_memory_mb) == (600.0, 60_000, 16384)
     d = Settings.from_env({})
     assert (d.job_workers, d.api_keys, d.rate_limit, d.request_timeout) == (1, (), 0.0, 15.0)
     with pytest.raises(ValueError, match="rate_limit"):

@@ -40,8 +40,9 @@ M = TypeVar("M", bound=BaseModel)
 
 DEFAULT_MAX_MB = 512
 # Fields that never change an answer: the limit (kept as the entry's
-# effort instead) and the thread count (the same answer on any).
-_NOT_IN_KEY = {"limit", "threads"}
+# effort instead) and the thread count, named threads or workers (the same
+# answer on any).
+_NOT_IN_KEY = {"limit", "threads", "workers"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (

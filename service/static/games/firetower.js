@@ -765,7 +765,9 @@ export function mount(root, game) {
       list.append(html("li", { class: "muted static ft-more" },
         `and ${(shown.length - LIST_CAP).toLocaleString("en-US")} more: filter by card, square or words`));
     }
-    if (!shown.length) list.append(html("li", { class: "muted static" }, "No move matches the filters."));
+    if (!shown.length && !list.querySelector(".ft-family")) {
+      list.append(html("li", { class: "muted static" }, "No move matches the filters."));
+    }
   }
 
   function cardNode(id, { count = null, selected = false, onClick = null, cls = "" } = {}) {
@@ -789,7 +791,9 @@ export function mount(root, game) {
     if (!a) return;
     const seen = new Set();
     for (const id of a.hand) {
-      const count = a.moves.filter((m) => usesCard(m, id)).length + (familyOf(id)?.moves || 0);
+      // A hand card's own arrangements (at a pick the family is the picked card's, not the hand's).
+      const count = a.moves.filter((m) => usesCard(m, id)).length +
+        (a.decision === "action" ? familyOf(id)?.moves || 0 : 0);
       const first = !seen.has(id);
       seen.add(id);
       ui.hand.append(cardNode(id, { count: first ? count : null, selected: state.card === id && first,
