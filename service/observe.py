@@ -50,6 +50,11 @@ class Metrics:
                              ["game", "operation"], registry=self.registry)
         self.registry.register(_Live(runner, cache, jobs))
 
+    def answered(self, method: str, route: str, status: int, seconds: float) -> None:
+        """Count a request's answer, by its route template."""
+        self.requests.labels(method, route, str(status)).inc()
+        self.latency.labels(method, route).observe(seconds)
+
     def searched(self, game: str, operation: str, answer: Any, cached: bool) -> None:
         """Count a search's answer: where it came from, and the nodes a fresh one searched."""
         self.searches.labels(game, operation, "cache" if cached else "searched").inc()
@@ -116,12 +121,17 @@ class ObserveMiddleware:
         finally:
             seconds = time.perf_counter() - start
             route = getattr(scope.get("route"), "path", None) or "unmatched"
-            self.metrics.requests.labels(scope["method"], route, str(status)).inc()
-            self.metrics.latency.labels(scope["method"], route).observe(seconds)
-            access_log.info("request", extra={"fields": {
-                "request_id": rid, "method": scope["method"], "path": scope["path"], "route": route, "status": status,
-                "seconds": round(seconds, 6), "client": (scope.get("client") or ("-",))[0]}})
+            self.metrics.answered(scope["method"], route, status, seconds)
+            log_request(rid, scope["method"], scope["path"], route, status, seconds, (scope.get("client") or ("-",))[0])
             request_id.reset(token)
+
+
+def log_request(rid: str, method: str, path: str, route: str, status: int, seconds: float, client: str,
+                **more: Any) -> None:
+    """A request's one access-log line."""
+    access_log.info("request", extra={"fields": {
+        "request_id": rid, "method": method, "path": path, "route": route, "status": status,
+        "seconds": round(seconds, 6), "client": client, **more}})
 
 
 class JsonFormatter(logging.Formatter):

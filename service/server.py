@@ -30,7 +30,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 import smokejumper
 
-from .observe import REQUEST_ID_HEADER, SANE_REQUEST_ID, access_log, log_config
+from .observe import REQUEST_ID_HEADER, SANE_REQUEST_ID, log_config, log_request
 from .settings import Settings
 
 log = logging.getLogger("smokejumper.service")
@@ -47,6 +47,7 @@ _TIMED_OUT = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charse
 BACKLOG = 16
 _TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name (RFC 9110)
 _SPARE_DESCRIPTORS = 64 + 6 * BACKLOG
+_HEALTH_BODY = json.dumps({"status": "ok", "version": smokejumper.__version__}, separators=(",", ":")).encode()
 
 
 def connection_cap(settings: Settings) -> int:
@@ -99,12 +100,11 @@ def health_answer(request: bytes, default_headers: list[tuple[bytes, bytes]] = (
     if parts[2] == b"HTTP/1.1" and not host:
         return None
     rid = given if SANE_REQUEST_ID.fullmatch(given.decode("latin-1")) else uuid.uuid4().hex.encode()
-    body = json.dumps({"status": "ok", "version": smokejumper.__version__}, separators=(",", ":")).encode()
     head = b"".join(k + b": " + v + b"\r\n" for k, v in default_headers)
     head = (b"HTTP/1.1 200 OK\r\n" + head + b"content-type: application/json\r\ncontent-length: " +
-            str(len(body)).encode() + b"\r\nx-request-id: " + rid + (b"\r\nconnection: close" if close else b"") +
-            b"\r\n\r\n")
-    return HealthAnswer(head + body, close, rid.decode("latin-1"))
+            str(len(_HEALTH_BODY)).encode() + b"\r\nx-request-id: " + rid +
+            (b"\r\nconnection: close" if close else b"") + b"\r\n\r\n")
+    return HealthAnswer(head + _HEALTH_BODY, close, rid.decode("latin-1"))
 
 
 def guarded_protocol(request_timeout: float, max_connections: int,
@@ -217,9 +217,5 @@ def _count_health(answer: HealthAnswer, seconds: float, client: str) -> None:
     this process); the log line says it was the protocol."""
     from .app import app
 
-    metrics = app.state.metrics
-    metrics.requests.labels("GET", "/healthz", "200").inc()
-    metrics.latency.labels("GET", "/healthz").observe(seconds)
-    access_log.info("request", extra={"fields": {
-        "request_id": answer.request_id, "method": "GET", "path": "/healthz", "route": "/healthz", "status": 200,
-        "seconds": round(seconds, 6), "client": client, "answered_by": "protocol"}})
+    app.state.metrics.answered("GET", "/healthz", 200, seconds)
+    log_request(answer.request_id, "GET", "/healthz", "/healthz", 200, seconds, client, answered_by="protocol")

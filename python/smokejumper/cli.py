@@ -156,12 +156,12 @@ def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
     if op.takes_limit:
         scope = op.request.model_fields["limit"].description or "of the search"
         scope = scope[0].lower() + scope[1:]
-        if op.default_limit is None:
-            seconds_default, nodes_default = f"{DEFAULT_SECONDS:g}", "none"
-        else:  # the operation's own, used when neither limit is given
-            preset = op.default_limit
-            seconds_default = "none" if preset.seconds is None else f"{preset.seconds:g} unless --max-nodes is given"
-            nodes_default = "none" if preset.nodes is None else f"{preset.nodes:,} unless --max-seconds is given"
+        preset = _preset(op)
+        # The house's 60 s holds with --max-nodes too; an operation's own default only when neither is given.
+        seconds_default = "none" if preset.seconds is None else f"{preset.seconds:g}" + (
+            " unless --max-nodes is given" if op.default_limit else "")
+        nodes_default = "none" if preset.nodes is None else f"{preset.nodes:,}" + (
+            " unless --max-seconds is given" if op.default_limit else "")
         c.add_argument("--max-seconds", type=float, default=None, metavar="S",
                        help=f"time limit {scope}, in seconds (default: {seconds_default})")
         c.add_argument("--max-nodes", type=int, default=None, metavar="N",
@@ -217,13 +217,17 @@ def _request(op: Operation, args: argparse.Namespace) -> BaseModel:
         raise UsageError(f"--{field.replace('_', '-')}: {message.split(': ', 1)[-1]}") from None
 
 
+def _preset(op: Operation) -> Limit:
+    """The limit an operation runs under when the command line gives none."""
+    return op.default_limit or Limit(seconds=DEFAULT_SECONDS)
+
+
 def _limit(args: argparse.Namespace, op: Operation) -> Limit:
     """The command line's limit; with neither time nor nodes given, the
-    operation's default (else 60 s)."""
+    operation's default (else 60 s, which also holds beside --max-nodes)."""
     nodes, seconds = args.max_nodes, args.max_seconds
     if nodes is None and seconds is None:
-        preset = op.default_limit or Limit(seconds=DEFAULT_SECONDS)
-        nodes, seconds = preset.nodes, preset.seconds
+        nodes, seconds = _preset(op).nodes, _preset(op).seconds
     elif seconds is None and op.default_limit is None:
         seconds = DEFAULT_SECONDS
     try:

@@ -84,9 +84,10 @@ class Session {
     py::list unlisted;
     for (const HawkFamily& f : too_many) {
       py::list cells, enemies;
-      for (int i = 0; i < f.ncells; ++i) cells.append(py::make_tuple(row_of(f.cells[i]), col_of(f.cells[i])));
+      auto square = [](uint8_t s) { return py::make_tuple(row_of(s), col_of(s)); };
+      for (int i = 0; i < f.ncells; ++i) cells.append(square(f.cells[i]));
       // The family keeps every enemy hawk; they may be taken only while the supply is short.
-      for (int i = 0; i < (f.max_take ? f.nenemies : 0); ++i) enemies.append(py::make_tuple(row_of(f.enemies[i]), col_of(f.enemies[i])));
+      for (int i = 0; i < (f.max_take ? f.nenemies : 0); ++i) enemies.append(square(f.enemies[i]));
       unlisted.append(py::make_tuple(rules_->cards[f.base.card].id, f.count, move_json(f.base, *rules_), cells,
                                      enemies, f.own, f.placed, f.max_take));
     }

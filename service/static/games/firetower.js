@@ -380,7 +380,7 @@ export function mount(root, game) {
     preview: null,      // the move hovered or focused in a list
     hint: null,         // {record, result, shown}: the hint and the move it draws
     note: "",           // a word about the last click on the board
-    arrange: null,      // {card, hawks, take}: a hawk card's move being built square by square
+    arrange: null,      // {family, hawks, take}: a hawk card's move being built square by square
   };
   const work = worker(() => renderButtons());
   const editor = jsonEditor(ui, { format: formatRecord, current: () => state.record });
@@ -550,7 +550,7 @@ export function mount(root, game) {
   function startArrange(id) {
     const family = familyOf(id);
     const own = family.squares.filter((s) => charAt(state.answer.board, s) === "H");
-    state.arrange = { card: id, family, hawks: own, take: [] };
+    state.arrange = { family, hawks: own, take: [] };
     state.card = id;
     state.squares = [];
     state.note = "";
@@ -581,15 +581,16 @@ export function mount(root, game) {
     const arr = state.arrange;
     const size = arrangeSize(arr);
     const line = html("div", { class: "ft-arrange" });
-    line.append(html("b", {}, cardName(arr.card)), ` (${arr.family.moves.toLocaleString("en-US")} arrangements): click the ` +
+    const card = arr.family.card;
+    line.append(html("b", {}, cardName(card)), ` (${arr.family.moves.toLocaleString("en-US")} arrangements): click the ` +
       `squares of all your hawks after it, ${arr.hawks.length} of ${size} chosen` +
       (arr.family.max_take ? `; you may also take up to ${plural(arr.family.max_take, "enemy hawk")} (${arr.take.length} taken)` : "") +
       ". ");
-    const playButton = html("button", { type: "button" }, `Play ${cardName(arr.card)}`);
+    const playButton = html("button", { type: "button" }, `Play ${cardName(card)}`);
     playButton.disabled = arr.hawks.length !== size || arr.family.placed + arr.take.length === 0 || work.busy;
     playButton.addEventListener("click", () => play(arrangedMove(arr)));
     const cancel = html("button", { type: "button", class: "text-button" }, "Cancel");
-    cancel.addEventListener("click", () => chooseCard(arr.card));
+    cancel.addEventListener("click", () => chooseCard(card));
     line.append(playButton, " ", cancel);
     box.append(line);
   }
@@ -739,14 +740,14 @@ export function mount(root, game) {
       return;
     }
     if (state.arrange) {
-      list.append(html("li", { class: "muted static" }, `${cardName(state.arrange.card)}'s arrangements are too many to list: ` +
+      list.append(html("li", { class: "muted static" }, `${cardName(state.arrange.family.card)}'s arrangements are too many to list: ` +
         "choose its squares on the board."));
       return;
     }
     // A card whose arrangements are not listed gets a row that starts its
     // arrangement (a picked card is in no hand to click).
-    for (const u of a.unlisted || []) {
-      if (state.card && state.card !== u.card) continue;
+    const families = (a.unlisted || []).filter((u) => !state.card || state.card === u.card);
+    for (const u of families) {
       const li = html("li", { class: "ft-family", title: "Click to choose its squares on the board" });
       li.append(html("span", { class: "ftext" }, `${u.move.type === "pick" ? "Pick " : ""}${cardName(u.card)}: ` +
         `${u.moves.toLocaleString("en-US")} arrangements, chosen on the board`));
@@ -765,7 +766,7 @@ export function mount(root, game) {
       list.append(html("li", { class: "muted static ft-more" },
         `and ${(shown.length - LIST_CAP).toLocaleString("en-US")} more: filter by card, square or words`));
     }
-    if (!shown.length && !list.querySelector(".ft-family")) {
+    if (!shown.length && !families.length) {
       list.append(html("li", { class: "muted static" }, "No move matches the filters."));
     }
   }
