@@ -7,18 +7,23 @@ import importlib
 import json
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from service_support import assert_problem, at_once, events, metric, server
+from smokejumper import Limit
 from smokejumper.games import registered
+from smokejumper.service.jobs import Jobs
 
 FIRST = registered()[0]
 HARD = importlib.import_module(f"contract.{FIRST.name}").HARD["solve"]  # a search of minutes
 # The solve example the API documents: finished in microseconds.
 EASY = {k: v for k, v in FIRST.operation("solve").request.model_json_schema()["examples"][0].items() if k != "limit"}
+
+ENDED_STATES = ("done", "failed", "cancelled", "interrupted")
 
 
 def job(game: str, operation: str, request: dict) -> dict:
@@ -93,6 +98,54 @@ def test_a_queued_job_cancelled_never_runs_and_a_full_queue_is_503():
 def test_a_bad_job_is_a_422_naming_the_field(body: dict, needle: str):
     with server() as c:
         assert_problem(c.post("/v1/jobs", json=body), 422, needle)
+
+
+def test_a_job_the_engine_refuses_reads_failed_with_the_routes_reason_and_the_worker_goes_on():
+    """A position every field of which is valid but the engine refuses (a
+    tile off the layout, a card that cannot follow): the job is accepted,
+    then reads failed with the one-line reason the route's 422 gives."""
+    with server(job_workers=1) as c:
+        refused = 0
+        for game in registered():
+            search = next(o.name for o in game.operations.values() if o.kind == "search")
+            for position, _needle in importlib.import_module(f"contract.{game.name}").BAD:
+                r = c.post("/v1/jobs", json=job(game.name, search, {"position": position}))
+                if r.status_code == 422:  # refused by the request's fields already
+                    continue
+                failed = until(c, r.json()["id"], ENDED_STATES)
+                direct = assert_problem(c.post(f"/v1/{game.name}/{search}", json={"position": position}), 422)
+                assert failed["state"] == "failed" and failed["result"] is None, failed
+                assert failed["error"] == direct["detail"], (failed, direct)
+                refused += 1
+        assert refused >= 3  # the check is not vacuous
+        after = c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY)).json()
+        assert until(c, after["id"], ("done", "failed"))["state"] == "done"
+
+
+def test_a_search_that_crashes_fails_its_job_alone():
+    """An unexpected error inside a search (here MemoryError) ends that job
+    failed, saved as such; its worker takes the next job at once, and the
+    job running beside it finishes."""
+    op = FIRST.operation("solve")
+
+    def crash(*_args, **_kw):
+        raise MemoryError("the engine could not allocate its table")
+
+    request = op.request.model_validate(EASY)
+    jobs = Jobs(workers=2, max_queued=8, cache=None)
+    try:
+        crashed = jobs.submit(FIRST.name, replace(op, call=crash), request, Limit(seconds=10))
+        beside = jobs.submit(FIRST.name, op, op.request.model_validate(HARD), Limit(seconds=1))
+        after = jobs.submit(FIRST.name, op, request, Limit(seconds=10))
+        deadline = time.monotonic() + 30
+        while any(jobs.get(j.id).state not in ENDED_STATES for j in (crashed, beside, after)):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        got = jobs.get(crashed.id)
+        assert got.state == "failed" and got.error == "the engine could not allocate its table" and got.saved
+        assert jobs.get(after.id).state == "done" and jobs.get(beside.id).state == "done"
+    finally:
+        jobs.close()
 
 
 def test_unknown_and_malformed_job_ids():
@@ -264,7 +317,6 @@ def test_many_clients_submit_follow_and_cancel_jobs_at_once():
         assert c.app.state.metrics is not None and c.get("/metrics").status_code == 200
 
 
-ENDED_STATES = ("done", "failed", "cancelled", "interrupted")
 
 
 def test_a_server_killed_mid_job_comes_back_with_every_finished_result(tmp_path: Path):
