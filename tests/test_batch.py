@@ -16,10 +16,14 @@ import pytest
 from pydantic import BaseModel
 
 from cli_support import assert_bad_input, run
+from service_support import server
 from smokejumper import Limit, _batch, batch
+from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, registered
 
 CHUNKED = [(g, op) for g in registered() for op in g.operations.values() if op.chunked]
+# Those whose every seed is a served search's answer, which a result cache keeps.
+CACHED = [(g, op) for g, op in CHUNKED if op.seed_search]
 LIMIT = Limit(nodes=2000)
 COUNT = 8
 
@@ -155,6 +159,63 @@ def test_the_unknown_seeds_rerun_with_more_time_and_the_rest_are_kept(tmp_path, 
     assert batch._revive(batch.row_model(op), batch.read_table(out)) == again.results
 
 
+def stored_requests(monkeypatch) -> list[tuple[str, str, BaseModel]]:
+    """Every (game, operation, request) kept in a result cache from here on."""
+    kept: list[tuple[str, str, BaseModel]] = []
+    store = ResultCache.store
+
+    def spy(self, game: str, operation: str, request: BaseModel, answer: BaseModel) -> bool | None:
+        kept.append((game, operation, request))
+        return store(self, game, operation, request, answer)
+
+    monkeypatch.setattr(ResultCache, "store", spy)
+    return kept
+
+
+def test_every_batch_of_searches_offers_a_result_cache_and_the_rest_refuse_one(tmp_path):
+    assert len(CACHED) >= 3
+    for game, op in CHUNKED:
+        offered = "--cache" in run("analyse", game.name, "--help").stdout
+        assert offered == bool(op.seed_search), game.name
+        if not op.seed_search:
+            with pytest.raises(ValueError, match="keeps nothing in a result cache"):
+                batch.analyse(game, op, small(op), LIMIT, cache=tmp_path / "c.sqlite3")
+
+
+@pytest.mark.parametrize(("game", "op"), CACHED, ids=[g.name for g, _ in CACHED])
+def test_a_batch_fills_what_the_service_serves(tmp_path, monkeypatch, game: Game, op: Operation):
+    path = tmp_path / "c.sqlite3"
+    kept = stored_requests(monkeypatch)
+    first = batch.analyse(game, op, small(op), LIMIT, cache=path)
+    assert len(kept) == COUNT and {(g, o) for g, o, _ in kept} == {(game.name, op.seed_search)}
+    # Again, every seed is read from the file: its search's own counts, time included, and nothing new kept.
+    again = batch.analyse(game, op, small(op), LIMIT, cache=path)
+    assert again.results == first.results and len(kept) == COUNT
+    assert per_seed(first) == per_seed(op.call(small(op), LIMIT, _batch.Control(), None))  # as without a cache
+    # The service asked for a seed's position under the same limit answers from the file.
+    route = f"/v1/{game.name}/{op.seed_search}"
+    with server(cache=str(path)) as c:
+        for _, _, request in kept[:3]:
+            body = {**request.model_dump(mode="json"), "limit": {"nodes": LIMIT.nodes}}
+            answer = c.post(route, json=body)
+            assert answer.status_code == 200 and answer.json()["cached"] is True, answer.text
+
+
+def test_a_local_clusters_workers_fill_the_cache_too(tmp_path, client):
+    game, op = CACHED[0]
+    path = tmp_path / "c.sqlite3"
+    there = op.call(small(op), LIMIT, _batch.Control(), None,
+                    client=batch.Engine(client=client, chunk=3, cache=ResultCache(path)))
+    assert ResultCache(path).counts()["entries"] == COUNT
+    assert batch.analyse(game, op, small(op), LIMIT, cache=path).results == there.results
+
+
+def test_a_cache_with_a_cluster_not_made_here_is_refused(tmp_path, client):
+    game, op = CACHED[0]
+    with pytest.raises(ValueError, match="may not share"):
+        batch.analyse(game, op, small(op), LIMIT, client=client, cache=tmp_path / "c.sqlite3")
+
+
 def test_a_journal_of_other_parameters_is_refused(tmp_path):
     game, op = CHUNKED[0]
     out = tmp_path / "run.csv"
@@ -207,11 +268,13 @@ def cli_args(op: Operation, count: int) -> list[str]:
 
 
 def test_the_command_end_to_end(tmp_path):
-    game, op = CHUNKED[0]
     out, picture = tmp_path / "run.parquet", tmp_path / "run.png"
+    game, op = CACHED[0]
+    cache = tmp_path / "c.sqlite3"
     r = run("analyse", game.name, *cli_args(op, 6), "--max-nodes", LIMIT.nodes, "--engine", "dask",
-            "--chunk", 2, "--out", out, "--plot", picture)
+            "--chunk", 2, "--out", out, "--plot", picture, "--cache", cache)
     assert r.returncode == 0, r.stderr
+    assert ResultCache(cache).counts()["entries"] == 6  # filled by the command's own cluster
     assert "6/6" in r.stderr and "/s" in r.stderr  # the bar, with its rate
     assert list(batch.read_table(out)["seed"]) == list(range(small(op).seed, small(op).seed + 6))
     assert picture.stat().st_size > 0

@@ -16,7 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
+from pydantic import BaseModel
+
 from smokejumper._core import Control
+from smokejumper.cache import ResultCache
+from smokejumper.limits import Limit
 from smokejumper.stats import wilson_interval
 
 MAX_COUNT = 1_000_000
@@ -82,12 +86,15 @@ class Engine:
       other seeds run.
     - ``keep``: called with each chunk's results once they are final (never
       with results a stop may have cut short), so a stopped run can resume.
+    - ``cache``: the result cache each seed's search reads and fills (see
+      :func:`searched`), or None.
     """
 
     client: Any = None
     chunk: int | None = None
     done: Mapping[int, Any] = field(default_factory=dict)
     keep: Callable[[list[Any]], None] | None = None
+    cache: ResultCache | None = None
     chunks_run: int = 0  # chunks this engine ran (kept, locally)
 
     def __post_init__(self) -> None:
@@ -102,6 +109,28 @@ class Engine:
 
     def threads(self) -> int:
         return max(1, sum(self.client.nthreads().values()))
+
+
+def searched(cache: ResultCache | None, game: str, operation: str, limit: Limit | None, control: Control,
+             **fields: Any) -> BaseModel:
+    """What ``game``'s search ``operation`` answers to the request of
+    ``fields``, keyed as the service keys it: from ``cache`` when it holds
+    an answer as good as ``limit`` would give, else searched and kept there,
+    so that a batch run fills what the service serves. A seed's search goes
+    through here; the request is made from its fields where it runs (a
+    cluster's worker too), where the registry is at hand."""
+    from smokejumper.games import load_game  # the registry imports every game, and they import this module
+
+    op = load_game(game).operation(operation)
+    request = op.request(**fields)
+    limit = limit or Limit()
+    entry = cache.lookup(game, operation, op.cache_form(request), limit) if cache is not None else None
+    if entry is not None:
+        return entry.read(op.response)
+    answer = op.call(request, limit, control)
+    if cache is not None:
+        cache.store(game, operation, op.cache_form(request), answer)  # a failed write is logged; the answer stands
+    return answer
 
 
 def run(one: Callable[[int, Control], T], seed_range: range, workers: int,

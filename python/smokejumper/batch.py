@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from smokejumper import _batch
 from smokejumper._batch import Engine, needs
 from smokejumper._core import Control
+from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation
 from smokejumper.limits import Limit
 from smokejumper.stats import wilson_interval
@@ -225,8 +226,8 @@ def journal_path(out: Path) -> Path:
 def analyse(game: Game, op: Operation, request: BaseModel, limit: Limit, *, engine: str | None = None,
             scheduler: str | None = None, client: Any = None, chunk: int | None = None,
             out: str | Path | None = None, plot_to: str | Path | None = None, rerun_unknown: bool = False,
-            progress: Callable[[int, int], None] | None = None, control: Control | None = None,
-            say: Callable[[str], None] = lambda _: None) -> BaseModel:
+            cache: str | Path | None = None, progress: Callable[[int, int], None] | None = None,
+            control: Control | None = None, say: Callable[[str], None] = lambda _: None) -> BaseModel:
     """A chunked batch ``op`` of ``game`` on ``engine`` ("local": threads
     here; "dask": the cluster of ``client``, or of ``scheduler``, or a new
     LocalCluster; default: dask when given either, else local), as the CLI
@@ -235,7 +236,11 @@ def analyse(game: Game, op: Operation, request: BaseModel, limit: Limit, *, engi
     rerun with the same request and limit does only the rest; with
     ``rerun_unknown``, the seeds ``out`` holds as finished are kept and only
     the unknown ones run again (under this limit). ``plot_to`` draws the
-    run. ``say`` hears what a person should know (the dashboard's link)."""
+    run. With ``cache`` (a result cache file), each seed's search is
+    answered from it when it holds an answer as good as ``limit`` would
+    give, and kept there otherwise, as the service keys it: a batch fills
+    what the service serves. ``say`` hears what a person should know (the
+    dashboard's link)."""
     if not op.chunked:
         raise ValueError(f"{game.title} {op.name} is not a batch over seeds; only those run on an engine")
     engine = engine or ("dask" if scheduler is not None or client is not None else "local")
@@ -243,6 +248,15 @@ def analyse(game: Game, op: Operation, request: BaseModel, limit: Limit, *, engi
         raise ValueError(f"engine must be local or dask, got {engine!r}")
     if engine == "local" and (scheduler is not None or client is not None):
         raise ValueError("a Dask scheduler or client needs the dask engine (--engine dask)")
+    if cache is not None and op.seed_search is None:
+        raise ValueError(f"{game.title} {op.name} plays whole games, which no service answer is, so it keeps "
+                         "nothing in a result cache")
+    if cache is not None and (scheduler is not None or client is not None):
+        # SQLite wants its file on a local disk, and another machine's workers would open one of their own.
+        raise ValueError("a result cache is a file on this machine, which the workers of a Dask cluster not made "
+                         "here (a scheduler or client given) may not share; use it with the local engine or the "
+                         "dask engine's own local cluster")
+    results_cache = ResultCache(cache) if cache is not None else None
     out_path = _table_path(out) if out is not None else None
     if plot_to is not None and Path(plot_to).suffix.lower() not in PLOT_SUFFIXES:
         raise ValueError(f"--plot {plot_to}: the plot is written as PNG or SVG, so the file must end in "
@@ -272,7 +286,8 @@ def analyse(game: Game, op: Operation, request: BaseModel, limit: Limit, *, engi
     try:
         if client is not None and client.dashboard_link and _importable("bokeh"):
             say(f"Dask dashboard: {client.dashboard_link}")
-        runner = Engine(client=client, chunk=chunk, done=done, keep=journal.keep if journal else None)
+        runner = Engine(client=client, chunk=chunk, done=done, keep=journal.keep if journal else None,
+                        cache=results_cache)
         result = op.call(request, limit, control or Control(), progress, client=runner)
     finally:
         if own_client:

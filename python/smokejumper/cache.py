@@ -131,6 +131,10 @@ class ResultCache:
         except (OSError, sqlite3.Error) as e:
             raise ValueError(f"result cache {self.path}: {e}") from None
 
+    def __reduce__(self) -> tuple[type[ResultCache], tuple[Path, float]]:
+        # Sent to a local cluster's worker process as its file: each process opens its own connections.
+        return type(self), (self.path, self.max_bytes / 2**20)
+
     def _connection(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:

@@ -149,10 +149,12 @@ def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
             shown = "none" if f.default is None else f"{f.default:,}" if isinstance(f.default, int) else f.default
             c.add_argument(flag, type=kind, choices=choices, default=None, metavar=metavar,
                            help=description if "default" in description else f"{description} (default: {shown})")
-    if op.kind == "search":
+    if op.kind == "search" or op.seed_search:
+        use = ("an answer kept there is given at once, and a new one is kept" if op.kind == "search" else
+               f"each seed's {op.seed_search} is read from it when kept there, else kept there (the service "
+               "serves it)")
         c.add_argument("--cache", metavar="FILE", default=None,
-                       help="a result cache (SQLite, made if missing; the service's SMOKEJUMPER_CACHE file too): "
-                            "an answer kept there is given at once, and a new one is kept")
+                       help=f"a result cache (SQLite, made if missing; the service's SMOKEJUMPER_CACHE file too): {use}")
     if op.takes_limit:
         scope = op.request.model_fields["limit"].description or "of the search"
         scope = scope[0].lower() + scope[1:]
@@ -291,6 +293,7 @@ def _run(game: Game, op: Operation, args: argparse.Namespace) -> int:
             result = _search(lambda control: batch.analyse(
                 game, op, q, _limit(args, op), engine=args.engine, scheduler=args.scheduler, chunk=args.chunk,
                 out=args.out, plot_to=args.plot, rerun_unknown=args.rerun_unknown,
+                cache=getattr(args, "cache", None),
                 progress=None if args.json else _Progress(), control=control,
                 say=lambda text: print(text, file=sys.stderr, flush=True)))
         elif op.kind == "batch":

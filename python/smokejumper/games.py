@@ -53,7 +53,11 @@ class Operation:
     ``results``, each with its ``seed``, ``nodes``, ``seconds`` and
     ``stopped_by``); its call also takes ``client=``, the engine it runs on
     (see smokejumper.batch), so it runs on a Dask cluster, resumes and
-    writes its table in the same way for every game.
+    writes its table in the same way for every game. Its ``seed_search``
+    names the search whose answer each seed's result is read from (through
+    :func:`smokejumper._batch.searched`), so that a run given a result
+    cache keeps those answers for the service; None when a seed's result is
+    no served answer (a whole game played).
     """
 
     name: str
@@ -73,6 +77,7 @@ class Operation:
     outcome: Callable[[Any, Any], tuple[int, str | None]] | None = None
     # A batch over seeds, on any engine (above).
     chunked: bool = False
+    seed_search: str | None = None
     # The request in a canonical form with the same answer (lists whose
     # order cannot change it, sorted), so that symmetric positions share a
     # result cache entry. Only for answers that name nothing of the input's

@@ -617,8 +617,11 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
     supply = [pawns] * 4
     deal(seed, tiles=tiles, supply=supply)  # the arguments' errors before any thread starts
 
+    cache = _batch.Engine.of(client).cache
+
     def one(deal_seed: int, control: Control) -> DealScore:
-        r = solve(deal(deal_seed, tiles=tiles, supply=supply).position, limit, control=control)
+        r = _batch.searched(cache, "onrun", "solve", limit, control,
+                            position=deal(deal_seed, tiles=tiles, supply=supply).position)
         return DealScore(seed=deal_seed, verdict=r.verdict, best_score=r.best_score,
                          lower_score=r.score_bounds[0], upper_score=r.score_bounds[1],
                          nodes=r.stats.nodes, seconds=r.stats.seconds, stopped_by=r.stats.stopped_by)
@@ -830,6 +833,6 @@ GAME = Game(
                   lambda q, limit, control, progress, client=None: analyse(
                       q.deals, tiles=q.tiles, pawns=q.pawns, seed=q.seed, limit=limit, workers=q.workers,
                       progress=progress, control=control, client=client),
-                  _analyse_text, chunked=True),
+                  _analyse_text, chunked=True, seed_search="solve"),
     ),
 )

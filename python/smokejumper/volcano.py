@@ -259,8 +259,10 @@ def analyse(layouts: int, *, seed: int = 1, limit: Limit | None = None, workers:
     seed_range = _batch.seeds(layouts, seed, "layouts")
     threads = _batch.thread_count(workers, client)
 
+    cache = _batch.Engine.of(client).cache
+
     def one(layout_seed: int, control: Control) -> LayoutVerdict:
-        r = solve(generate(layout_seed).position, limit, control=control)
+        r = _batch.searched(cache, "volcano", "solve", limit, control, position=generate(layout_seed).position)
         return LayoutVerdict(seed=layout_seed, verdict=r.verdict, nodes=r.stats.nodes,
                              seconds=r.stats.seconds, stopped_by=r.stats.stopped_by)
 
@@ -401,6 +403,6 @@ GAME = Game(
                   lambda q, limit, control, progress, client=None: analyse(
                       q.layouts, seed=q.seed, limit=limit, workers=q.workers, progress=progress, control=control,
                       client=client),
-                  _analyse_text, chunked=True),
+                  _analyse_text, chunked=True, seed_search="solve"),
     ),
 )

@@ -439,8 +439,10 @@ def analyse(deals: int, *, level: int, seed: int = 1, limit: Limit | None = None
     if level not in (1, 2, 3):
         raise ValueError(f"level must be 1, 2 or 3, got {level}")
 
+    cache = _batch.Engine.of(client).cache
+
     def one(deal_seed: int, control: Control) -> DealVerdict:
-        r = solve(deal(deal_seed, level), limit, control=control)
+        r = _batch.searched(cache, "wildfire", "solve", limit, control, position=deal(deal_seed, level))
         return DealVerdict(seed=deal_seed, verdict=r.verdict, nodes=r.stats.nodes, seconds=r.stats.seconds,
                            decided_by=r.stats.decided_by, stopped_by=r.stats.stopped_by)
 
@@ -642,6 +644,6 @@ GAME = Game(
                   lambda q, limit, control, progress, client=None: analyse(
                       q.deals, level=q.level, seed=q.seed, limit=limit, workers=q.workers, progress=progress,
                       control=control, client=client),
-                  _analyse_text, chunked=True),
+                  _analyse_text, chunked=True, seed_search="solve"),
     ),
 )
