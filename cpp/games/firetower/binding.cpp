@@ -276,6 +276,30 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
       },
       py::arg("session"));
 
+  // Each hand card's plays as the rollouts draw them (by count and index)
+  // and as card_plays lists them, by card id, hawk cards and Firestorms
+  // apart: the two must be the same list (a test checks it).
+  m.def("card_play_draws", [](const Session& session) {
+        const State& s = session.state();
+        if (s.need != Need::kAction) throw InvalidInput("card_play_draws: the game is not at its action");
+        const Engine& engine = session.engine();
+        py::dict out;
+        std::vector<Move> listed;
+        for (size_t k = 0; k < session.rules().cards.size(); ++k) {
+          const Effect e = session.rules().cards[k].effect;
+          if (!s.hand[k] || e == Effect::kHawks || e == Effect::kFirestorm) continue;
+          const uint8_t card = static_cast<uint8_t>(k);
+          py::list drawn, plays;
+          for (uint64_t i = 0, n = engine.card_play_count(s, card); i < n; ++i)
+            drawn.append(move_json(engine.card_play_at(s, card, i), session.rules()));
+          engine.card_plays(s, card, listed, nullptr);
+          for (const Move& play : listed) plays.append(move_json(play, session.rules()));
+          out[py::str(session.rules().cards[k].id)] = py::make_tuple(drawn, plays);
+        }
+        return out;
+      },
+      py::arg("session"));
+
   m.def("baseline_move", [](const Session& session, const std::string& policy, uint64_t seed) {
         const Policy p = policy_named(policy);
         if (p == Policy::kMcts) throw InvalidInput("policy: a baseline is random or greedy; mcts is the hint");

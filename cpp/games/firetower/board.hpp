@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 
 namespace sj::firetower {
 
@@ -132,16 +133,25 @@ constexpr int kAreaRow[4] = {0, 0, 13, 13};
 constexpr int kAreaCol[4] = {0, 13, 0, 13};
 constexpr int kBackCorner[4] = {square_at(0, 0), square_at(0, 15), square_at(15, 0), square_at(15, 15)};
 
+// Manhattan distances from a board corner: 0 to 15 + 15.
+constexpr int kCornerRings = 31;
+
 struct Regions {
   Bits flame;          // the Eternal Flame
   Bits area[4];        // tower areas
   Bits any_area;
   Bits quadrant[4];    // NW, NE, SW, SE
   Bits all;
+  // ring[t][d]: the squares at Manhattan distance d from tower t's back
+  // corner, so that the nearest fire is found by a few ANDs, not a walk
+  // over every burning square (the greedy evaluation's hot spot).
+  Bits ring[4][kCornerRings];
   Regions() {
     for (int s = 0; s < kSquares; ++s) {
       const int r = row_of(s), c = col_of(s);
       all.set(s);
+      for (int t = 0; t < 4; ++t)
+        ring[t][std::abs(r - row_of(kBackCorner[t])) + std::abs(c - col_of(kBackCorner[t]))].set(s);
       if ((r == 7 || r == 8) && (c == 7 || c == 8)) flame.set(s);
       quadrant[(r < 8 ? 0 : 2) + (c < 8 ? 0 : 1)].set(s);
       for (int t = 0; t < 4; ++t)

@@ -230,6 +230,11 @@ class Engine {
   uint64_t action_count(const State& s) const;
   // One card's plays at the action (its Crown Fire pair too), or none.
   void card_plays(const State& s, uint8_t card, std::vector<Move>& out, std::vector<HawkFamily>* families) const;
+  // How many of those plays there are and play `index` of them (in
+  // card_plays' order), without listing the large ones (Creeping Fires,
+  // Helitack); hawk cards count 0 here (their families are apart).
+  uint64_t card_play_count(const State& s, uint8_t card) const;
+  Move card_play_at(const State& s, uint8_t card, uint64_t index) const;
   // The Inferno card's placements alone (no Bucket), as at inferno_place.
   void inferno_moves(const State& s, std::vector<Move>& out) const;
   // The tasks of a turn from its Inferno draw, pushed on the stack.

@@ -1524,6 +1524,12 @@ void Engine::card_plays(const State& s, uint8_t card, std::vector<Move>& out, st
   MoveGen(*this, s).plays(card, true, out, families);
 }
 
+uint64_t Engine::card_play_count(const State& s, uint8_t card) const { return MoveGen(*this, s).play_count(card, true); }
+
+Move Engine::card_play_at(const State& s, uint8_t card, uint64_t index) const {
+  return MoveGen(*this, s).play_at(card, true, index);
+}
+
 void Engine::inferno_moves(const State& s, std::vector<Move>& out) const {
   out.clear();
   MoveGen(*this, s).inferno(out);

@@ -15,11 +15,12 @@ namespace {
 
 constexpr double kWon = 1e6;
 
-int least_distance(const Bits& burning, int corner) {
-  int best = 99;
-  const int r0 = row_of(corner), c0 = col_of(corner);
-  burning.each([&](int sq) { best = std::min(best, std::abs(row_of(sq) - r0) + std::abs(col_of(sq) - c0)); });
-  return best;
+// The Manhattan distance from tower t's back corner to the nearest
+// burning square; 99 when nothing burns.
+int least_distance(const Bits& burning, const Regions& reg, int t) {
+  for (int d = 0; d < kCornerRings; ++d)
+    if ((burning & reg.ring[t][d]).any()) return d;
+  return 99;
 }
 
 // A position still in play, as the tree steers by it: section 14's h
@@ -153,9 +154,10 @@ void rank_by_greedy(const Engine& engine, const State& s, const std::vector<Move
 
 // The rollout policy past the steering point, where only the outcome is
 // wanted: greedy's h over a few moves. At the action, one play of each
-// card in the hand (generated card by card, not the whole action's list)
-// and a discard of one card; elsewhere a sample of the decision's moves
-// (all of them when few).
+// card in the hand (drawn by count and index, as the random baseline
+// draws, not from a list: a Helitack's plays grow as the cube of the
+// gems) and a discard of one card; elsewhere a sample of the decision's
+// moves (all of them when few).
 struct SampledGreedy {
   static constexpr size_t kSample = 6;
   Move operator()(const Engine& engine, const State& s, Rng& rng, MoveList& list) const {
@@ -171,9 +173,15 @@ struct SampledGreedy {
       const auto& cards = engine.rules().cards;
       for (size_t k = 0; k < cards.size(); ++k) {
         if (!s.hand[k]) continue;
-        engine.card_plays(s, static_cast<uint8_t>(k), list.moves, &list.families);
-        const uint64_t n = list.size();
-        if (n) consider(list.at(rng.below(n)));
+        const uint8_t card = static_cast<uint8_t>(k);
+        if (cards[k].effect == Effect::kHawks || cards[k].effect == Effect::kFirestorm) {
+          engine.card_plays(s, card, list.moves, &list.families);
+          const uint64_t n = list.size();
+          if (n) consider(list.at(rng.below(n)));
+          continue;
+        }
+        const uint64_t n = engine.card_play_count(s, card);
+        if (n) consider(engine.card_play_at(s, card, rng.below(n)));
       }
       uint64_t pick = rng.below(s.hand_count);
       Move discard;
@@ -316,9 +324,9 @@ double greedy_value(const State& s) {
   double h = 0;
   for (int t = kNE; t <= kSE; ++t) {
     if (s.burned >> t & 1) h += 1000;
-    else h -= least_distance(burning, kBackCorner[t]);
+    else h -= least_distance(burning, reg, t);
   }
-  return h + 4.0 * least_distance(burning, kBackCorner[kNW]) - 2.0 * (s.gems & reg.area[kNW]).count();
+  return h + 4.0 * least_distance(burning, reg, kNW) - 2.0 * (s.gems & reg.area[kNW]).count();
 }
 
 uint64_t MoveList::size() const {
@@ -349,27 +357,29 @@ Move random_move(const Engine& engine, const State& s, Rng& rng, MoveList& list)
 // hawk family's moves change no fire, so they tie: its canonical first
 // stands for it.
 Move greedy_move(const Engine& engine, const State& s, MoveList& list) {
+  // Per thread and kept, so that a playout's decisions allocate nothing
+  // but the tie-break's texts (only among the moves of the highest h).
+  thread_local std::vector<Move> moves;
+  thread_local std::vector<double> hs;
   list.load(engine, s);
-  std::vector<Move> moves = list.moves;
+  moves.assign(list.moves.begin(), list.moves.end());
   for (const HawkFamily& f : list.families) moves.push_back(canonical_first(f, engine.rules()));
-  Move best{};
-  double best_h = 0;
-  std::string best_text;
-  bool first = true;
+  hs.clear();
+  double best_h = -2 * kWon;
   for (const Move& m : moves) {
     State next = s;
     engine.apply(next, m);
-    const double h = greedy_value(next);
-    if (!first && h < best_h) continue;
-    const std::string text = move_json(m, engine.rules());
-    if (first || h > best_h || text < best_text) {
-      best = m;
-      best_h = h;
-      best_text = text;
-      first = false;
-    }
+    hs.push_back(greedy_value(next));
+    best_h = std::max(best_h, hs.back());
   }
-  return best;
+  size_t best = 0;
+  std::string best_text;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (hs[i] != best_h) continue;
+    std::string text = move_json(moves[i], engine.rules());
+    if (best_text.empty() || text < best_text) best = i, best_text = std::move(text);
+  }
+  return moves.empty() ? Move{} : moves[best];
 }
 
 HintResult hint(const Engine& engine, const State& s, const Limits& limits, const HintOptions& o, Control* control) {
