@@ -75,13 +75,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ShedMiddleware, full=runner.full, paths=frozenset(routes.core_paths()))
     metrics = Metrics(runner, cache, jobs)
-    jobs.on_answer = lambda game, operation, answer: metrics.searched(game, operation, answer, cached=False)
+    jobs.on_answer = metrics.searched
     app.state.metrics = metrics
     if settings.cors_origins:
-        # Another site's page may call the API; its pages send JSON and may
-        # name a search to watch, and may read when to retry.
-        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["GET", "POST"],
-                           allow_headers=["Content-Type", "X-Search-Id"],
+        # Another site's page may call the API; its pages send JSON, may
+        # name a search to watch, may send an API key and cancel its job,
+        # and may read when to retry.
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
+                           allow_methods=["GET", "POST", "DELETE"],
+                           allow_headers=["Content-Type", "X-Search-Id", "Authorization", "X-API-Key"],
                            expose_headers=["Retry-After", routes.CACHE_WRITE_HEADER],
                            max_age=600)
 

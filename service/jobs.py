@@ -11,7 +11,9 @@ long job never holds a worker a request is waiting for.
 Jobs are kept in the result cache's SQLite file (its ``jobs`` table) when
 there is one, so a restart loses no finished result: jobs that were queued
 or running when the process ended read ``interrupted``. Without a cache file
-they live in memory. A finished answer goes into the result cache too.
+they live in memory. A finished answer goes into the result cache too, and
+a job whose answer the cache holds already (as a route would serve it) is
+answered from there without a search (its result says ``"cached": true``).
 """
 
 from __future__ import annotations
@@ -97,7 +99,8 @@ class Progress(BaseModel):
 
 
 class JobProgress(Progress):
-    nodes: int = Field(description="Nodes searched so far (all of them, once ended)")
+    nodes: int = Field(description="Nodes this job searched so far (all of them, once ended; 0 for an answer "
+                                   "from the cache)")
     seconds: float = Field(description="Since the job started running")
 
 
@@ -111,7 +114,8 @@ class Job(BaseModel):
     started: float | None = None
     finished: float | None = None
     progress: JobProgress
-    result: dict[str, Any] | None = Field(default=None, description="The operation's answer, once done")
+    result: dict[str, Any] | None = Field(default=None, description="The operation's answer, once done, with "
+                                          "`cached`: whether it came from the result cache (no search run)")
     error: str | None = Field(default=None, description="Why it failed, once failed")
     saved: bool = Field(True, description="False when the server could not write the job to its file (the disk "
                                           "full): it is kept in memory, and lost when the server stops")
@@ -202,8 +206,8 @@ class Jobs:
         self._lock = threading.Lock()
         self._live: dict[str, tuple[Control, Future[None], dict[str, Any]]] = {}
         self._closed = False
-        # Told of each answer a job's search gave (game, operation, answer): the metrics.
-        self.on_answer: Callable[[str, str, BaseModel], None] | None = None
+        # Told of each answer a job gave (game, operation, answer, from the cache?): the metrics.
+        self.on_answer: Callable[[str, str, BaseModel, bool], None] | None = None
 
     @property
     def queued(self) -> int:
@@ -242,22 +246,28 @@ class Jobs:
                 return
             row.update(state="running", started=time.time())
         self._store.put(row)
+        key = op.cache_form(body)
         try:
-            answer = op.call(body, limit, control)
+            # A job is asked what a route may have answered already (a batch
+            # run through --cache, an earlier job): served as the route serves it.
+            entry = self._cache.lookup(row["game"], row["operation"], key, limit) if self._cache else None
+            cached = entry is not None
+            answer = entry.read(op.response) if entry is not None else op.call(body, limit, control)
         except Exception as e:  # noqa: BLE001 - the job says why; the pool goes on
             self._end(row, "failed", error=" ".join(str(e).split()) or type(e).__name__, nodes=control.nodes)
             return
         stats = getattr(answer, "stats", None)
         state: State = "done"
-        if control.stopped and getattr(stats, "stopped_by", None) == "stopped":
+        if control.stopped and getattr(stats, "stopped_by", None) == "stopped" and not cached:
             state = "interrupted" if self._closed else "cancelled"
         # Counted and cached before the job reads done, so that whoever sees
         # it done sees them too.
         if self.on_answer is not None:
-            self.on_answer(row["game"], row["operation"], answer)
-        if self._cache is not None and state == "done":  # the cache keeps what it should: finished or not
-            self._cache.store(row["game"], row["operation"], op.cache_form(body), answer)
-        self._end(row, state, result=answer.model_dump_json(), nodes=getattr(stats, "nodes", control.nodes))
+            self.on_answer(row["game"], row["operation"], answer, cached)
+        if self._cache is not None and state == "done" and not cached:  # it keeps what it should: finished or not
+            self._cache.store(row["game"], row["operation"], key, answer)
+        result = json.dumps({**json.loads(answer.model_dump_json()), "cached": cached}, separators=(",", ":"))
+        self._end(row, state, result=result, nodes=0 if cached else getattr(stats, "nodes", control.nodes))
 
     def _end(self, row: dict[str, Any], state: State, *, result: str | None = None, error: str | None = None,
              nodes: int = 0) -> None:

@@ -48,7 +48,7 @@ def test_a_job_runs_to_its_answer_as_the_route_gives_it():
         done = until(c, r.json()["id"], ("done",))
         direct = c.post(f"/v1/{FIRST.name}/solve", json=EASY).json()
         assert {k: v for k, v in done["result"].items() if k != "stats"} == \
-               {k: v for k, v in direct.items() if k not in ("stats", "limits", "cached")}
+               {k: v for k, v in direct.items() if k not in ("stats", "limits")}  # "cached": false on both
         assert done["progress"]["nodes"] == done["result"]["stats"]["nodes"] > 0
         assert done["started"] >= done["created"] and done["finished"] >= done["started"]
         # The job's search is counted as a route's is (the direct solve too).
@@ -56,6 +56,25 @@ def test_a_job_runs_to_its_answer_as_the_route_gives_it():
         assert metric(text, "smokejumper_searches_total", game=FIRST.name, operation="solve", source="searched") == 2
         assert metric(text, "smokejumper_search_nodes_total", game=FIRST.name, operation="solve") == \
                2 * done["progress"]["nodes"]
+
+
+def test_a_job_the_cache_can_answer_is_answered_from_it(tmp_path: Path):
+    """What a route kept (or a batch run through --cache) answers a job
+    with no search, and says so; a job's own answer is kept for the routes."""
+    with server(cache=str(tmp_path / "c.sqlite3")) as c:
+        direct = c.post(f"/v1/{FIRST.name}/solve", json=EASY).json()
+        assert direct["cached"] is False
+        served = until(c, c.post("/v1/jobs", json=job(FIRST.name, "solve", EASY)).json()["id"], ("done",))
+        assert served["result"] == {**{k: v for k, v in direct.items() if k != "limits"}, "cached": True}
+        assert served["progress"]["nodes"] == 0  # it searched nothing
+        other = {**EASY, "position": {**EASY["position"], "supply": [12, 12, 12, 11]}}
+        searched = until(c, c.post("/v1/jobs", json=job(FIRST.name, "solve", other)).json()["id"], ("done",))
+        assert searched["result"]["cached"] is False and searched["progress"]["nodes"] > 0
+        assert c.post(f"/v1/{FIRST.name}/solve", json=other).json()["cached"] is True
+        text = c.get("/metrics").text
+    count = lambda source: metric(text, "smokejumper_searches_total", game=FIRST.name, operation="solve",
+                                  source=source)
+    assert (count("searched"), count("cache")) == (2, 2)
 
 
 def test_a_cancelled_job_stops_at_once_and_frees_its_worker():
@@ -313,7 +332,7 @@ def test_many_clients_submit_follow_and_cancel_jobs_at_once():
         for j in ended:
             if j["state"] == "done":
                 assert {k: v for k, v in j["result"].items() if k != "stats"} == \
-                       {k: v for k, v in direct.items() if k not in ("stats", "limits", "cached")}
+                       {k: v for k, v in direct.items() if k not in ("stats", "limits")}
         assert c.app.state.metrics is not None and c.get("/metrics").status_code == 200
 
 
@@ -345,15 +364,18 @@ def test_a_server_killed_mid_job_comes_back_with_every_finished_result(tmp_path:
         while call(server, "GET", f"/v1/jobs/{long['id']}")["state"] != "running":
             time.sleep(0.05)
         stop = threading.Event()
+        answered: list[dict] = []
 
         def write_answers() -> None:  # searches whose answers are being kept as the process dies
-            seed = 0
-            while not stop.is_set():
+            for i in range(13**4):
+                if stop.is_set():
+                    return
+                body = {**EASY, "position": {**EASY["position"], "supply": [i // 13**k % 13 for k in range(4)]}}
                 try:
-                    call(server, "POST", f"/v1/{FIRST.name}/generate", {"seed": seed})
+                    call(server, "POST", f"/v1/{FIRST.name}/solve", body)
                 except OSError:
                     return
-                seed += 1
+                answered.append(body)
 
         writer = threading.Thread(target=write_answers)
         writer.start()
@@ -368,6 +390,9 @@ def test_a_server_killed_mid_job_comes_back_with_every_finished_result(tmp_path:
         assert again["state"] == "done" and again["result"]["stats"]["nodes"] > 0
         assert call(server, "GET", f"/v1/jobs/{long['id']}")["state"] == "interrupted"
         assert call(server, "POST", f"/v1/{FIRST.name}/solve", EASY)["cached"] is True
+        # A route keeps its answer before it sends it: every answer a client had is there.
+        assert len(answered) > 20, len(answered)
+        assert all(call(server, "POST", f"/v1/{FIRST.name}/solve", body)["cached"] for body in answered)
 
 
 def test_a_full_disk_is_told_and_loses_no_answer(tmp_path: Path):

@@ -506,6 +506,11 @@ def test_an_allowed_origin_may_call_the_api_and_others_may_not():
             "Access-Control-Request-Headers": "content-type, x-search-id"})
         assert pre.status_code == 200 and pre.headers["access-control-allow-origin"] == "https://game.example"
         assert "POST" in pre.headers["access-control-allow-methods"]
+        # Its jobs too: submitted with a key, cancelled.
+        job = c.options("/v1/jobs/" + "0" * 32, headers={
+            "Origin": "https://game.example", "Access-Control-Request-Method": "DELETE",
+            "Access-Control-Request-Headers": "authorization, x-api-key"})
+        assert job.status_code == 200 and "DELETE" in job.headers["access-control-allow-methods"], job.text
         r = c.post(path(FIRST, "check"), json={"position": HARD_SOLVE["position"]},
                    headers={"Origin": "https://game.example"})
         assert r.headers["access-control-allow-origin"] == "https://game.example"
