@@ -294,6 +294,29 @@ def test_whole_random_games_conserve_cards_and_rest_the_exhausted_one_round(seed
     assert rounds == 9
 
 
+def test_hunt_takes_the_heros_cards_and_draws_the_others_as_generate_does():
+    for seed, players in ((3, 2), (4, 3), (11, 4)):
+        made = tails.generate(seed, players=players, rogue_order="hidden")
+        choice = tails.deal(seed, players=players).position
+        got = tails.hunt(choice, made.chosen[0], seed)
+        assert got.position == made.position and got.chosen == made.chosen
+    # Another choice of the hero's leaves the others' as they were; a later
+    # round's choose position (hero 0, cards exhausted) is taken the same way.
+    other = tails.hunt(choice, "1, 2, +1", seed)
+    assert other.chosen[0] == [1, 2, "+1"] and other.chosen[1:] == made.chosen[1:]
+    assert other.position.players[0].hand == [1, 2, "+1"] and other.position.turn == other.position.first
+    line = [{"pass": True}] * 4 * 9  # nine laps of passes: no winner, the next round
+    nxt = tails.replay(other.position, line).round.next
+    pick = nxt.players[0].hand[:3]
+    assert tails.hunt(nxt, pick, 1).position.players[0].hand == pick
+    with pytest.raises(InvalidPositionError, match="cards: not 3 cards of seat 0's hand"):
+        tails.hunt(choice, [1, 2], seed)
+    with pytest.raises(InvalidPositionError, match="cards.0: a card is 1..9"):
+        tails.hunt(choice, [0, 1, 2], seed)
+    with pytest.raises(InvalidPositionError, match="position.phase"):
+        tails.hunt(made.position, [1, 2, 3], seed)
+
+
 def test_play_and_analyse_run_whole_games():
     # four seats: no Rogue, whose hidden deck makes every hint search cost seconds
     game = tails.play(3, ["hint", "random", "random", "random"], limit=Limit(seconds=10))

@@ -332,6 +332,12 @@ class DealResult(BaseModel):
     position: Position
 
 
+class HuntResult(BaseModel):
+    position: Position = Field(description="The round's hunt, at the first player's turn")
+    chosen: list[list[Card]] = Field(description="Every seat's choice: the hero's as given, the others' drawn "
+                                                 "from the seed")
+
+
 class ChoiceValue(BaseModel):
     cards: list[Card]
     expected_flames: str | None = Field(description="Exact expected flames \"p/q\" (exact answers)")
@@ -464,6 +470,38 @@ def generate(seed: int, *, players: int = 3, rogue: bool | None = None, rogue_or
     chosen = [rng.choice(_native.choices(p["hand"])) for p in choose["players"]]
     hunt = _native.hunt_from_choice(choose, chosen)
     return GenerateResult(position=Position.from_native(hunt), chosen=[[_card_out(c) for c in cs] for cs in chosen])
+
+
+def _cards_in(cards: Sequence[int | str] | str) -> list[int]:
+    """The hero's cards: a list, or text such as "4,6,+1" (the CLI's option)."""
+    if isinstance(cards, str):
+        cards = [c if c == "+1" else int(c) for c in cards.replace(",", " ").split()]
+    for k, c in enumerate(cards):
+        if c != "+1" and not (isinstance(c, int) and 1 <= c <= 9):
+            raise InvalidPositionError(f'cards.{k}: a card is 1..9 or "+1", got {c}')
+    return [_card_in(c) for c in cards]
+
+
+def hunt(position: PositionLike, cards: Sequence[int | str] | str, seed: int) -> HuntResult:
+    """A round's hunt from its choose position: the hero takes ``cards``,
+    every other seat 3 cards uniformly at random from ``seed``, drawn seat by
+    seat as :func:`generate` draws them (the hero's draw is made and set
+    aside), so that ``deal(s)`` with the hero's cards of ``generate(s)`` is
+    generate's hunt. The engine's move to the hunt, for a page or a caller
+    that plays a seeded game choice by choice."""
+    p = load_position(position)
+    if p.phase != "choose":
+        raise InvalidPositionError("position.phase: a choose position is needed here")
+    native = p.native()
+    hero = p.hero or 0
+    rng = random.Random(seed)
+    chosen = [rng.choice(_native.choices(pl["hand"])) for pl in native["players"]]
+    mine = sorted(_cards_in(cards))
+    if mine not in [sorted(c) for c in _native.choices(native["players"][hero]["hand"])]:
+        raise InvalidPositionError(f"cards: not 3 cards of seat {hero}'s hand (all of it when it has fewer)")
+    chosen[hero] = mine
+    raw = _native.hunt_from_choice(native, chosen)
+    return HuntResult(position=Position.from_native(raw), chosen=[[_card_out(c) for c in cs] for cs in chosen])
 
 
 def _fraction_text(f: Fraction) -> str:
@@ -665,6 +703,14 @@ GenerateRequest = request(
 DealRequest = request(
     "TailsDealRequest", "Which deal to make.", [{"seed": 3, "players": 3}], **_DEAL_FIELDS,
     rogue_order=(Literal["known", "hidden"], Field("hidden", description="The Rogue's deck order")))
+HuntRequest = request(
+    "TailsHuntRequest", "A choose position, the hero's 3 cards and the seed of the others' choices.",
+    [{"position": _CHOOSE_EXAMPLE, "cards": [1, 2, 3], "seed": 1}],
+    position=(Position, ...),
+    cards=(Annotated[list[Card], Field(max_length=10)] | Annotated[str, Field(max_length=40, pattern=r"^[1-9+, ]*$")],
+           Field(description="The hero's choice: a list, or text such as \"4,6,+1\" "
+                                            "(the CLI's option)")),
+    seed=(int, Field(ge=0, lt=2**64, description="The other seats' choices, drawn as generate draws them")))
 _POLICIES = (list[Policy], Field(min_length=2, max_length=MAX_PLAYERS, description="One policy per seat"))
 PlayRequest = request(
     "TailsPlayRequest", "A whole seeded game by policies.", [{"seed": 1, "policies": ["hint", "random"]}],
@@ -762,6 +808,8 @@ GAME = Game(
                   DealRequest, DealResult,
                   lambda q: deal(q.seed, players=q.players, rogue=q.rogue, rogue_order=q.rogue_order),
                   _position_text),
+        Operation("hunt", "A round's hunt from its choose position: the hero's 3 cards, the others' from the seed",
+                  "quick", HuntRequest, HuntResult, lambda q: hunt(q.position, q.cards, q.seed), _position_text),
         Operation("play", "A whole seeded game by a policy per seat, with its record", "batch",
                   PlayRequest, PlayResult,
                   lambda q, limit, control, progress: play(q.seed, q.policies, rogue=q.rogue, limit=limit,
