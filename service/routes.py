@@ -15,12 +15,14 @@ shows its live counters at ``GET /v1/searches/<id>`` while it runs."""
 # annotations, which name each operation's models through the closure.
 
 import asyncio
+import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, create_model
 
+from smokejumper import Control, Limit
 from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, query_model, registered, search_operation_names
 
@@ -223,8 +225,15 @@ def _add(r: APIRouter, game: Game, op: Operation, settings: Settings, searches: 
             if found is not None:
                 metrics.searched(game.name, op.name, found[0], cached=True)
                 return found[1]
-            result, response = await searches.run(
-                request, limit, lambda lim, control: answered(op.call(held, lim, control), False), watch)
+            asked, began = time.monotonic(), []
+
+            def searched(lim: Limit, control: Control) -> tuple[BaseModel, Response]:
+                began.append(time.monotonic())
+                return answered(op.call(held, lim, control), False)
+
+            result, response = await searches.run(request, limit, searched, watch)
+            # The wait for a worker, apart: the time cap bounds the search, not the queue.
+            response.headers["Server-Timing"] = f"queue;dur={1000 * (began[0] - asked):.1f}"
             metrics.searched(game.name, op.name, result, cached=False)
             if cache and await asyncio.to_thread(cache.store, game.name, op.name, op.cache_form(held), result) is None:
                 response.headers[CACHE_WRITE_HEADER] = "failed"  # the answer stands; the next ask searches again

@@ -521,6 +521,23 @@ def test_an_allowed_origin_may_call_the_api_and_others_may_not():
         assert other.status_code == 400 and "access-control-allow-origin" not in other.headers
 
 
+def test_a_search_answer_says_how_long_it_waited_for_a_worker():
+    """Server-Timing's ``queue`` entry: the wait that the time cap does not
+    bound (bench/load.py holds the rest of the answer's time to the cap)."""
+    with server(workers=1) as c:
+        busy = threading.Thread(target=c.post, args=(path(FIRST, "solve"),),
+                                kwargs={"json": {**HARD_SOLVE, "limit": {"seconds": 0.6}}})
+        busy.start()
+        while not c.app.state.runner.running:
+            time.sleep(0.01)
+        waited = c.post(path(FIRST, "solve"), json={**HARD_SOLVE, "limit": {"seconds": 0.1}})
+        busy.join()
+        alone = c.post(path(FIRST, "solve"), json={**HARD_SOLVE, "limit": {"seconds": 0.1}})
+    entry = lambda r: r.headers["server-timing"].partition(";dur=")
+    assert entry(waited)[0] == "queue" and 300 <= float(entry(waited)[2]) <= 5000, waited.headers
+    assert entry(alone)[0] == "queue" and float(entry(alone)[2]) < 300, alone.headers
+
+
 def test_healthz_runs_on_the_event_loop():
     """Not in a thread pool, where it would queue behind blocked work."""
     with server() as c:
