@@ -2,7 +2,8 @@
 // against a small game interface (SampledGame), in the manner of
 // OpenSpiel's MCTS: UCT at decisions, explicit chance nodes whose children
 // are keyed by the sampled outcome, one expansion per iteration, and a
-// pluggable evaluator for new leaves (a random rollout by default).
+// pluggable evaluator for new leaves (a random rollout by default, a
+// game's own rollout policy, or a value of the leaf itself: LeafValue).
 //
 // Why closed-loop chance nodes rather than determinisation or open loop:
 // in a solo game with a hidden draw pile, everything the player does not
@@ -97,6 +98,21 @@ struct RandomRollout {
     return terminal_playout(s);
   }
 };
+
+// The third kind of evaluator: a leaf valued where it stands by a
+// function of its state (a game's hand-made value, or a learned one in
+// AlphaZero's manner), with no rollout. `value(s)` returns a double or a
+// Playout; the tree hands it only states still in play.
+template <class F>
+struct LeafValue {
+  F value;
+  template <SampledGame S>
+  Playout operator()(const S& s, Rng&, std::vector<typename S::Move>&) const {
+    return as_playout(value(s));
+  }
+};
+template <class F>
+LeafValue(F) -> LeafValue<F>;
 
 struct MctsOptions {
   // UCT's constant, in units of the value (for a score, scale it by the
