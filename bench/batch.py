@@ -3,7 +3,7 @@ the local engine against a LocalCluster on the same seeds (the cluster's
 overhead as a ratio of wall times), and the cluster's throughput against
 the chunk size. Prints markdown tables. Any game: the request is JSON.
 
-    .venv/bin/python bench/batch.py [GAME OPERATION REQUEST_JSON] [--max-nodes N] [--chunks 1,16,auto]
+    .venv/bin/python bench/batch.py GAME OPERATION REQUEST_JSON [--max-nodes N] [--chunks 1,16,auto]
                                     [--repeat 2] [--threads 2] [--processes]
 """
 
@@ -18,10 +18,9 @@ from smokejumper import Control, Limit, batch, load_game
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    # The defaults are the run of docs/benchmarks.md (and what `make bench` runs).
-    p.add_argument("game", nargs="?", default="wildfire")
-    p.add_argument("operation", nargs="?", default="analyse")
-    p.add_argument("request", nargs="?", type=json.loads, default='{"deals": 3000, "level": 2}')
+    p.add_argument("game")
+    p.add_argument("operation")
+    p.add_argument("request", type=json.loads)
     p.add_argument("--max-nodes", type=int, default=100_000)
     p.add_argument("--chunks", default="1,4,16,64,256,auto")
     p.add_argument("--repeat", type=int, default=2)

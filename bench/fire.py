@@ -2,16 +2,21 @@
 side by side in one run (C++ against the Python reference, pruning on
 against off), nodes/s, states stored and memory.
 
-    .venv/bin/python bench/fire.py [--seconds 60] [--quick] [--tables NAME,...]
+    .venv/bin/python bench/fire.py [--seconds 60] [--quick] [--tables NAME,...]   (cache: issue 19's figure)
                                    [--long SECONDS [--team [--first ENERGY:give|place]] [--memory-mb MB]]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -19,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import fire_reference as ref  # noqa: E402  (the independent Python brute force)
 
 from measure import peak_rss_mb  # noqa: E402
+from served import serving  # noqa: E402
 from smokejumper import Limit, fire  # noqa: E402
 
 
@@ -230,6 +236,58 @@ def long_run(seconds: float, team: bool, memory_mb: int, first: str | None) -> N
           f"{r.stats.seconds:.0f} s, {r.stats.nodes_per_second:,.0f} nodes/s, peak RSS {peak_rss_mb():.0f} MiB")
 
 
+def served_from_the_cache(seconds: float, requests: int = 20) -> None:
+    """The result cache (issue 19): solo Level 1 with the order hidden,
+    longer than the service's default 10 s cap, searched once by the CLI
+    into a cache file, then asked of a server on that file; exits 1 unless
+    every served answer came from the file and equals the searched one."""
+    cli = [sys.executable, "-m", "smokejumper.cli"]
+
+    def timed(args: list[str]) -> tuple[float, str]:
+        start = time.perf_counter()
+        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        return time.perf_counter() - start, out
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        position = fire.levels.default_level1().position().model_dump(mode="json")
+        (work / "position.json").write_text(json.dumps(position))
+        solve = cli + ["solve", "fire", str(work / "position.json"), "--cache", str(work / "cache.sqlite3"),
+                       "--max-seconds", str(seconds), "--json"]
+        searched_s, searched = timed(solve)
+        again_s, again = timed(solve)
+        answer = json.loads(searched)
+        served: list[float] = []
+        answers: list[dict] = []
+        with serving({"SMOKEJUMPER_CACHE": str(work / "cache.sqlite3")}, work) as server:
+            for _ in range(requests):
+                request = urllib.request.Request(server.url + "/v1/fire/solve",
+                                                 data=json.dumps({"position": position}).encode(),
+                                                 headers={"Content-Type": "application/json"})
+                start = time.perf_counter()
+                with urllib.request.urlopen(request, timeout=60) as r:
+                    answers.append(json.load(r))
+                served.append(time.perf_counter() - start)
+    same = json.loads(again) == answer and all(
+        s["cached"] and {k: v for k, v in s.items() if k not in ("limits", "cached")} == answer for s in answers)
+    median = statistics.median(served)
+    stopped = answer["stats"]["stopped_by"]
+    print(f"\n## Solo Level 1 searched once into the result cache, then served (limit {seconds:g} s)\n")
+    print("| what | seconds | against the search |")
+    print("| --- | ---: | ---: |")
+    print(f"| searched by the CLI (`solve --cache`): {answer['stats']['nodes']:,} nodes, "
+          f"{'stopped by ' + stopped if stopped else 'finished'} | {searched_s:.2f} | 1 |")
+    print(f"| the CLI again, from the file (Python's start-up included) | {again_s:.2f} | "
+          f"{again_s / searched_s:.4f} |")
+    print(f"| served by the service from the file, median of {requests} | {median:.4f} | "
+          f"{median / searched_s:.6f} |")
+    print(f"| served, max | {max(served):.4f} | {max(served) / searched_s:.6f} |")
+    print(f"\nwin probability {answer['win_probability']}, won for certain {answer['won_for_certain']}; every "
+          f"served answer from the cache and equal to the searched one: {'yes' if same else 'NO'}")
+    if not same:
+        sys.exit("served from the cache: an answer differed from the searched one")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=60.0, help="limit per search")
@@ -241,7 +299,7 @@ def main() -> None:
     parser.add_argument("--first", metavar="ENERGY:give|place",
                         help="with --long --team: start after this first battery and choice")
     parser.add_argument("--tables", help="only these tables of the full run, comma-separated: "
-                                         "reference, small, certain, focus, dominance, split, hint, levels")
+                                         "reference, small, certain, focus, dominance, split, hint, levels, cache")
     args = parser.parse_args()
     print(f"# Fire! benchmarks ({time.strftime('%Y-%m-%d')})")
     if args.long:
@@ -271,6 +329,7 @@ def main() -> None:
             "split": lambda: split(s, [1, 2, 3, 4, 5]),
             "hint": lambda: team_hint(s),
             "levels": lambda: levels(s, [1, 2, 5], 100000),
+            "cache": lambda: served_from_the_cache(s),
         }
         chosen = args.tables.split(",") if args.tables else list(tables)
         unknown = set(chosen) - set(tables)
