@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -148,23 +149,29 @@ def test_six_seats_with_full_choices_are_solved_exactly():
 
 
 def test_the_choice_agrees_with_the_reference():
+    """Every choice's exact expected flames, on seeded small choices of 2-4
+    seats (a tenth as many as the hunts: 200), a third with the Rogue."""
     rng = random.Random(4)
-    for case in range(12):
-        n = 2
+    seats = Counter()
+    for case in range(max(10, CASES // 10)):
+        n = rng.choice([2, 3, 3, 4])
         position: dict = {"players": [], "first": rng.randrange(n), "phase": "choose", "hero": rng.randrange(n),
-                          "iguana": [{"start": rng.randint(1, 9), "flames": rng.randint(1, 4)}]}
+                          "iguana": [{"start": rng.randint(1, 9), "flames": rng.randint(1, 4)}
+                                     for _ in range(rng.randint(1, 2))]}
         for _ in range(n):
-            cards = rng.sample(ALL, rng.randint(2, 4))
+            cards = rng.sample(ALL, rng.randint(2, 4 if n <= 3 else 3))
             tops = [c for c in ALL if c not in cards][:rng.choice([0, 1])]
             position["players"].append({"hand": cards, "stacks": [{"top": t, "fire": [{"start": 1, "flames": 3}]}
                                                                   for t in tops]})
         if case % 3 == 0:
-            position["rogue"] = {"deck": rng.sample(range(1, 10), 3)}
+            position["rogue"] = {"deck": rng.sample(range(1, 10), rng.randint(1, 4))}
         got = tails.choose(position, Limit(seconds=30))
         want = ref.choose(position)
         assert got.exact
         assert [(c.cards, Fraction(c.expected_flames)) for c in got.choices] == want, (case, position)
         assert got.best == want[0][0]
+        seats[n, "rogue" in position] += 1
+    assert min(seats.values()) > 0 and len(seats) == 6, seats  # every seat count, with and without the Rogue
 
 
 def test_the_choice_samples_past_its_exact_cap_with_an_interval():
