@@ -318,8 +318,9 @@ def test_hunt_takes_the_heros_cards_and_draws_the_others_as_generate_does():
     assert tails.hunt(nxt, pick, 1).position.players[0].hand == pick
     with pytest.raises(InvalidPositionError, match="cards: not 3 cards of seat 0's hand"):
         tails.hunt(choice, [1, 2], seed)
-    with pytest.raises(InvalidPositionError, match="cards.0: a card is 1..9"):
-        tails.hunt(choice, [0, 1, 2], seed)
+    for bad in ([0, 1, 2], "+, 1, 2", "10 1 2"):
+        with pytest.raises(InvalidPositionError, match="cards.0: a card is 1..9"):
+            tails.hunt(choice, bad, seed)
     with pytest.raises(InvalidPositionError, match="position.phase"):
         tails.hunt(made.position, [1, 2, 3], seed)
 

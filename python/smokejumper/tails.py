@@ -475,7 +475,11 @@ def generate(seed: int, *, players: int = 3, rogue: bool | None = None, rogue_or
 def _cards_in(cards: Sequence[int | str] | str) -> list[int]:
     """The hero's cards: a list, or text such as "4,6,+1" (the CLI's option)."""
     if isinstance(cards, str):
-        cards = [c if c == "+1" else int(c) for c in cards.replace(",", " ").split()]
+        words = cards.replace(",", " ").split()
+        for k, w in enumerate(words):
+            if w != "+1" and not w.isdigit():
+                raise InvalidPositionError(f'cards.{k}: a card is 1..9 or "+1", got {w}')
+        cards = [w if w == "+1" else int(w) for w in words]
     for k, c in enumerate(cards):
         if c != "+1" and not (isinstance(c, int) and 1 <= c <= 9):
             raise InvalidPositionError(f'cards.{k}: a card is 1..9 or "+1", got {c}')
