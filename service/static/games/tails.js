@@ -8,7 +8,7 @@
 // the server's (/v1/tails/*). mount(root, game) is the interface main.js
 // loads a game's view by.
 import { ApiError, api, isAbort } from "../lib/api.js";
-import { addStyles, fromTemplate, html, refs } from "../lib/dom.js";
+import { activatable, addStyles, fromTemplate, html, refs } from "../lib/dom.js";
 import { showMessage } from "../lib/message.js";
 
 addStyles(`
@@ -151,6 +151,7 @@ export function mount(root, game) {
   // The round's choice, with ``picked`` (Undo comes back with the cards the hunt began with).
   function beginChoice(picked = []) {
     generation += 1; // a replay still on its way is of the round left
+    controllers.hint?.abort();
     const hand = state.choose.players[hero()].hand;
     Object.assign(state, { start: null, line: [], draws: [], marks: [], check: null, hint: null, ended: null,
       rogueLast: null, position: state.choose, picked: hand.length <= 3 ? [...hand] : picked });
@@ -180,11 +181,11 @@ export function mount(root, game) {
         if (state.picked.includes(c)) node.classList.add("picked");
         if (bestCards.has(cardText(c))) node.classList.add("best");
         node.title = "choose this card";
-        node.addEventListener("click", () => pick(c));
+        activatable(node, () => pick(c));
       } else if (movable && legal.has(key)) {
         node.classList.add("playable");
         node.title = "play this card";
-        node.addEventListener("click", () => play({ play: c }));
+        activatable(node, () => play({ play: c }));
       }
       if (movable && bestMove === key) node.classList.add("best");
       row.append(node);
