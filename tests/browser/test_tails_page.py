@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from page_support import button, expect, view_of
+from page_support import assert_fits, button, expect, view_of
 from smokejumper import tails
 
 BEST = re.compile(r"\bbest\b")
@@ -120,6 +120,9 @@ def test_a_whole_seeded_game_is_played_by_clicks(page, server):
         expect(status).to_contain_text(f"Round {rnd} ·")
         if rnd <= 2:
             check_the_choice_hint(view)
+        if rnd == 2:
+            assert_fits(page, "tails")
+            page.set_viewport_size({"width": 1280, "height": 900})
         choose_and_start(view, status)
         if rnd == 1:
             expect(status).to_contain_text("seat 0 to move")
