@@ -32,18 +32,23 @@ def test_tails(page, server):
     expect(view.locator(".tails-hint tr")).not_to_have_count(0)
     expect(view.locator(".tails-hint")).to_contain_text("(best)")
 
-    # Play by clicking until the round ends: a playable card when there is one, else Pass.
+    # Play by clicking until the round ends.
     for _ in range(80):
         if "round over" in status.inner_text():
             break
-        playable = view.locator(".tails-card.playable")
-        before = status.inner_text()
-        if playable.count():
-            playable.first.click()
-        else:
-            button(view, "Pass").click()
-        expect(status).not_to_have_text(before)
+        play_a_step(view, status)
     expect(status).to_contain_text("round over")
+
+
+def play_a_step(view, status) -> None:
+    """A playable card when there is one, else Pass; the status must change."""
+    before = status.inner_text()
+    playable = view.locator(".tails-card.playable")
+    if playable.count():
+        playable.first.click()
+    else:
+        button(view, "Pass").click()
+    expect(status).not_to_have_text(before)
 
 
 def best_row(view) -> str:
@@ -137,13 +142,7 @@ def test_a_whole_seeded_game_is_played_by_clicks(page, server):
             drew |= "drew" in view.locator(".rogue-seat h4").inner_text()
             if "round over" in status.inner_text():
                 break
-            before = status.inner_text()
-            playable = view.locator(".tails-card.playable")
-            if playable.count():
-                playable.first.click()
-            else:
-                button(view, "Pass").click()
-            expect(status).not_to_have_text(before)
+            play_a_step(view, status)
         expect(status).to_contain_text("round over")
         if rnd < 9:
             expect(status).not_to_contain_text("game over")
