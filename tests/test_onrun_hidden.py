@@ -247,3 +247,24 @@ def test_a_small_hint_stopped_by_a_node_limit_is_sampled_within_the_limit():
     assert any(m.sampled is not None for m in hint.moves)
     assert all((m.expected_score is None) or (m.sampled is None) for m in hint.moves)
     assert onrun.hint(p, Limit(nodes=3_000), seed=1, samples=3).moves == hint.moves
+
+
+@pytest.mark.parametrize(("n", "supply"), [(4, [2, 1, 1, 1]), (3, [2, 2, 0, 0])])
+def test_the_policy_played_on_a_deal_is_the_sampled_answers_policy(n, supply):
+    """A pool of one tile kind has one order, so every sampled deal is that
+    deal: the sampled policy's mean is play_policy's score there, and its
+    line replays to that score (with 4s the policy's 1 is below the best 2)."""
+    start, pool = [{"n": 3}, {"n": 5}], [{"n": n}] * 6
+    sampled = onrun.solve({"start": start, "pool": pool, "supply": supply}, LIMIT, seed=1, samples=3,
+                          sample_only=True).sampled
+    known = {"deal": start + pool, "supply": supply}
+    played = onrun.play_policy(known, LIMIT)
+    assert played.score is not None and played.stats.stopped_by is None and played.stats.nodes == 6
+    assert sampled is not None and sampled.policy.estimate == played.score
+    assert onrun.replay(known, played.line).score == played.score
+
+
+def test_a_limit_stops_the_policys_game():
+    played = onrun.play_policy(onrun.deal(3, tiles=10).position, Limit(nodes=3))
+    assert played.score is None and played.stats.stopped_by == "nodes" and len(played.line) == 3
+

@@ -411,6 +411,12 @@ class ReplayResult(BaseModel):
     error: str | None = Field(description="Why the first illegal move is illegal, if one is")
 
 
+class PolicyResult(BaseModel):
+    score: int | None = Field(description="The final score of the policy's game; null when a limit stopped it")
+    line: list[Move] = Field(description="The moves the policy played (all of them when it finished)")
+    stats: Stats
+
+
 class DealResult(BaseModel):
     position: Position
     seed: int
@@ -514,6 +520,16 @@ def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:
             raw["error"] = f"turn {k}: colour {m.color} is not the turn's colour {(native[3] + k) % 4}"
             return ReplayResult.model_validate(raw)
     return ReplayResult.model_validate(_native.replay(*native, [m.native() for m in moves]))
+
+
+def play_policy(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> PolicyResult:
+    """The fixed policy of the sampled answers (order hidden) played on a
+    known deal: each turn the move the search tries first, seeing only the
+    board and the tile drawn, never the tiles to come. On deals drawn at
+    random its mean score is a lower bound on the value with the order hidden."""
+    p = load_position(position)
+    _co_op_only(p, "the policy")
+    return PolicyResult.model_validate(_native.policy(*p.native(), *(limit or Limit()).native(), control))
 
 
 def _contest_replay(p: Position, moves: list[Move]) -> ReplayResult:
