@@ -267,6 +267,9 @@ def test_the_policy_played_on_a_deal_is_the_sampled_answers_policy(n, supply):
 def test_a_limit_stops_the_policys_game():
     played = onrun.play_policy(onrun.deal(3, tiles=10).position, Limit(nodes=3))
     assert played.score is None and played.stats.stopped_by == "nodes" and len(played.line) == 3
+    # In the analysis such a game counts 0 (every score is at least that), and is counted.
+    a = onrun.analyse(2, tiles=10, seed=3, limit=Limit(nodes=3), workers=1)
+    assert [r.policy_score for r in a.results] == [None, None] and a.policy_stopped == 2 and a.policy_mean == 0
 
 
 # Deals of 12 tiles, 2 pawns a colour, under a node limit (the same on any
