@@ -247,3 +247,85 @@ def test_a_small_hint_stopped_by_a_node_limit_is_sampled_within_the_limit():
     assert any(m.sampled is not None for m in hint.moves)
     assert all((m.expected_score is None) or (m.sampled is None) for m in hint.moves)
     assert onrun.hint(p, Limit(nodes=3_000), seed=1, samples=3).moves == hint.moves
+
+
+@pytest.mark.parametrize(("n", "supply"), [(4, [2, 1, 1, 1]), (3, [2, 2, 0, 0])])
+def test_the_policy_played_on_a_deal_is_the_sampled_answers_policy(n, supply):
+    """A pool of one tile kind has one order, so every sampled deal is that
+    deal: the sampled policy's mean is play_policy's score there, and its
+    line replays to that score (with 4s the policy's 1 is below the best 2)."""
+    start, pool = [{"n": 3}, {"n": 5}], [{"n": n}] * 6
+    sampled = onrun.solve({"start": start, "pool": pool, "supply": supply}, LIMIT, seed=1, samples=3,
+                          sample_only=True).sampled
+    known = {"deal": start + pool, "supply": supply}
+    played = onrun.play_policy(known, LIMIT)
+    assert played.score is not None and played.stats.stopped_by is None and played.stats.nodes == 6
+    assert sampled is not None and sampled.policy.estimate == played.score
+    assert onrun.replay(known, played.line).score == played.score
+
+
+def test_a_limit_stops_the_policys_game():
+    played = onrun.play_policy(onrun.deal(3, tiles=10).position, Limit(nodes=3))
+    assert played.score is None and played.stats.stopped_by == "nodes" and len(played.line) == 3
+    # In the analysis such a game counts 0 (every score is at least that), and is counted.
+    a = onrun.analyse(2, tiles=10, seed=3, limit=Limit(nodes=3), workers=1)
+    assert [r.policy_score for r in a.results] == [None, None] and a.policy_stopped == 2 and a.policy_mean == 0
+
+
+# Deals of 12 tiles, 2 pawns a colour, under a node limit (the same on any
+# machine): some best scores proved, some not, and policy scores of 0, 8 and 16.
+ANALYSED = {"deals": 8, "tiles": 12, "pawns": 2, "seed": 1, "limit": Limit(nodes=20_000)}
+
+
+@pytest.fixture(scope="module")
+def analysis() -> onrun.Analysis:
+    return onrun.analyse(**ANALYSED, workers=2)
+
+
+def test_the_analysis_bounds_the_value_with_the_order_hidden_on_both_sides(analysis):
+    """Each deal's policy game is a line of that deal, so its score is at
+    most the deal's best; on the means, the policy's is at most the
+    clairvoyant upper end, and each interval holds its mean."""
+    rows = analysis.results
+    assert {r.policy_score for r in rows} >= {0, 8, 16} and 0 < analysis.exact < len(rows)  # or it shows nothing
+    for r in rows:
+        assert r.policy_score is not None and r.policy_score <= r.upper_score, r
+        assert r.best_score is None or r.policy_score <= r.best_score, r
+        known = onrun.deal(r.seed, tiles=12, supply=[2] * 4).position
+        assert r.policy_score == onrun.play_policy(known, ANALYSED["limit"]).score
+    policy = [r.policy_score for r in rows]
+    assert analysis.policy_mean == sum(policy) / len(rows) and analysis.policy_stopped == 0
+    (plo, phi), (clo, chi) = analysis.policy_interval95, analysis.clairvoyant_interval95
+    assert plo <= analysis.policy_mean <= phi and analysis.policy_mean <= analysis.clairvoyant_bounds[1] <= chi
+    assert analysis.hidden_value_interval95 == (plo, chi)
+
+
+def test_the_same_seed_gives_the_same_analysis(analysis):
+    again = onrun.analyse(**ANALYSED, workers=1)
+    assert [r.model_dump(exclude={"seconds"}) for r in again.results] == \
+           [r.model_dump(exclude={"seconds"}) for r in analysis.results]
+    timeless = {"results", "wall_seconds", "median_seconds", "max_seconds", "nodes_per_second", "workers"}
+    assert again.model_dump(exclude=timeless) == analysis.model_dump(exclude=timeless)
+
+
+def test_the_analysis_brackets_the_exact_value_of_small_deals():
+    """Deals of 6 tiles, 1 pawn a colour: each deal's value with the order
+    hidden is exact (its start and pool). Their mean lies above the
+    policy's mean (within its interval's slack) and below the clairvoyant
+    mean (within its): here every deal is worth 1 and the policy loses
+    some, so the policy's interval lies wholly below and a swap of the two
+    means fails."""
+    a = onrun.analyse(60, tiles=6, pawns=1, seed=1, limit=LIMIT, workers=2)
+    values = []
+    for r in a.results:
+        tiles = onrun.deal(r.seed, tiles=6).position.model_dump(mode="json")["deal"]
+        solved = onrun.solve({"start": tiles[:2], "pool": tiles[2:], "supply": [1] * 4}, LIMIT)
+        assert solved.expected_score is not None
+        values.append(Fraction(solved.expected_score))
+    exact = float(sum(values) / len(values))
+    (_, phi), (_, chi) = a.policy_interval95, a.clairvoyant_interval95
+    lower, upper = a.policy_mean, a.clairvoyant_bounds[1]  # every deal proved: the clairvoyant mean itself
+    assert lower <= exact + (phi - lower)
+    assert upper >= exact - (chi - upper)
+    assert a.hidden_value_interval95[0] <= exact <= a.hidden_value_interval95[1]
+    assert phi < exact  # the policy falls short here: the check above is a real one

@@ -411,6 +411,12 @@ class ReplayResult(BaseModel):
     error: str | None = Field(description="Why the first illegal move is illegal, if one is")
 
 
+class PolicyResult(BaseModel):
+    score: int | None = Field(description="The final score of the policy's game; null when a limit stopped it")
+    line: list[Move] = Field(description="The moves the policy played (all of them when it finished)")
+    stats: Stats
+
+
 class DealResult(BaseModel):
     position: Position
     seed: int
@@ -516,6 +522,16 @@ def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:
     return ReplayResult.model_validate(_native.replay(*native, [m.native() for m in moves]))
 
 
+def play_policy(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> PolicyResult:
+    """The fixed policy of the sampled answers (order hidden) played on a
+    known deal: each turn the move the search tries first, seeing only the
+    board and the tile drawn, never the tiles to come. On deals drawn at
+    random its mean score is a lower bound on the value with the order hidden."""
+    p = load_position(position)
+    _co_op_only(p, "the policy")
+    return PolicyResult.model_validate(_native.policy(*p.native(), *(limit or Limit()).native(), control))
+
+
 def _contest_replay(p: Position, moves: list[Move]) -> ReplayResult:
     """A competitive replay: each move's colour filled in where the seat has
     one choice (or passes), the place checked against whether a tile is left."""
@@ -564,6 +580,9 @@ class DealScore(BaseModel):
     # Two columns, not a pair: a row is one line of a CSV table.
     lower_score: int = Field(description="The score of the line found: a proved lower bound on the best")
     upper_score: int = Field(description="A proved upper bound on the best final score")
+    policy_score: int | None = Field(
+        description="The fixed policy's final score on this deal, seeing each tile only when drawn "
+                    "(null: a limit stopped its game)")
     nodes: int
     seconds: float
     stopped_by: StoppedBy | None = Field(None, description="What stopped the solve (null when it finished)")
@@ -576,9 +595,9 @@ class ScoreCount(BaseModel):
 
 class Analysis(BatchCounts):
     """Seeded deals solved with the order known: the winnable share (a deal
-    is won once a winning line is found), the best scores, and the
-    clairvoyant mean (an upper bound on the value of play with the order
-    hidden)."""
+    is won once a winning line is found), the best scores; and the value of
+    play with the order hidden bounded on both sides: the fixed policy's
+    mean below, the clairvoyant mean above."""
 
     deals: int
     tiles: int
@@ -594,6 +613,16 @@ class Analysis(BatchCounts):
         description="95% interval (normal approximation) on the clairvoyant mean, the expected best score "
                     "with the order known: an upper bound on the value with the order hidden, never that "
                     "value itself. Exact per deal only where every deal was proved")
+    policy_mean: float = Field(
+        description="LOWER bound: the mean over these deals of the fixed policy's score (the sampled answers' "
+                    "policy, each deal's tiles seen only when drawn; a game a limit stopped counts 0): an "
+                    "estimate of a lower bound on the value with the order hidden")
+    policy_interval95: tuple[float, float] = Field(
+        description="95% interval (normal approximation) on the policy's mean, the lower bound")
+    policy_stopped: int = Field(description="Deals whose policy game a limit stopped (each counted as 0)")
+    hidden_value_interval95: tuple[float, float] = Field(
+        description="The value with the order hidden, at least 95% sure: from the lower end of the policy's "
+                    "interval (LOWER bound) to the upper end of the clairvoyant mean's (UPPER bound)")
     results: list[DealScore] = Field(description="Per deal, in seed order")
 
 
@@ -610,8 +639,9 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
             control: Control | None = None, client: Any = None) -> Analysis:
     """Solve the deals of seeds ``seed .. seed+deals-1`` (:func:`deal`, the
     first ``tiles`` of the box, ``pawns`` of each colour), each under
-    ``limit``, on ``workers`` threads (default: every core) or on the Dask
-    cluster of ``client``. Results are in seed order whatever the engine."""
+    ``limit``, and play each with :func:`play_policy` under the same limit,
+    on ``workers`` threads (default: every core) or on the Dask cluster of
+    ``client``. Results are in seed order whatever the engine."""
     seed_range = _batch.seeds(deals, seed, "deals")
     threads = _batch.thread_count(workers, client)
     supply = [pawns] * 4
@@ -620,10 +650,13 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
     cache = _batch.Engine.of(client).cache
 
     def one(deal_seed: int, control: Control) -> DealScore:
-        r = _batch.searched(cache, "onrun", "solve", limit, control,
-                            position=deal(deal_seed, tiles=tiles, supply=supply).position)
+        position = deal(deal_seed, tiles=tiles, supply=supply).position
+        r = _batch.searched(cache, "onrun", "solve", limit, control, position=position)
+        # The deal's own order is the policy's draws: drawn from the seed and
+        # paired with the solve, so its score is at most the deal's best.
+        policy = play_policy(position, limit, control=control)
         return DealScore(seed=deal_seed, verdict=r.verdict, best_score=r.best_score,
-                         lower_score=r.score_bounds[0], upper_score=r.score_bounds[1],
+                         lower_score=r.score_bounds[0], upper_score=r.score_bounds[1], policy_score=policy.score,
                          nodes=r.stats.nodes, seconds=r.stats.seconds, stopped_by=r.stats.stopped_by)
 
     start = time.perf_counter()
@@ -633,12 +666,17 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
     lows = [r.lower_score for r in results]
     highs = [r.upper_score for r in results]
     proved = sorted(r.best_score for r in results if r.best_score is not None)
+    policy = [r.policy_score or 0 for r in results]  # a stopped game as 0: every score is at least that
+    policy_interval = (max(0.0, _mean_interval(policy, -1)), _mean_interval(policy, +1))
+    clairvoyant_interval = (max(0.0, _mean_interval(lows, -1)), _mean_interval(highs, +1))
     return Analysis(
         deals=deals, tiles=tiles, pawns=pawns, seed=seed, **t.counts(wall, threads), exact=len(proved),
         best_scores=[ScoreCount(score=v, deals=proved.count(v)) for v in sorted(set(proved))],
         found_scores=(min(lows), int(statistics.median_low(lows)), max(lows)),
         clairvoyant_bounds=(statistics.fmean(lows), statistics.fmean(highs)),
-        clairvoyant_interval95=(max(0.0, _mean_interval(lows, -1)), _mean_interval(highs, +1)), results=results)
+        clairvoyant_interval95=clairvoyant_interval, policy_mean=statistics.fmean(policy),
+        policy_interval95=policy_interval, policy_stopped=sum(r.policy_score is None for r in results),
+        hidden_value_interval95=(policy_interval[0], clairvoyant_interval[1]), results=results)
 
 
 # ------------------------------------------------------------ the game, as the house sees it
@@ -790,11 +828,16 @@ def _analyse_text(_request: object, r: Analysis) -> str:
     lo, mid, hi = r.found_scores
     scores = ", ".join(f"{c.score} ({c.deals})" for c in r.best_scores) or "none"
     (blo, bhi), (ilo, ihi) = r.clairvoyant_bounds, r.clairvoyant_interval95
+    (plo, phi), (vlo, vhi) = r.policy_interval95, r.hidden_value_interval95
+    stopped = f" ({r.policy_stopped} games stopped by the limit, counted as 0)" if r.policy_stopped else ""
     return "\n".join([
         text, f"best score proved on {r.exact} of {r.deals} deals: {scores}",
         f"scores of the lines found: min {lo}, median {mid}, max {hi}",
+        f"policy mean (a lower bound on play with the order hidden): {r.policy_mean:,.1f}{stopped}; "
+        f"95% interval [{plo:,.1f}, {phi:,.1f}]",
         f"clairvoyant mean (an upper bound on play with the order hidden): between {blo:,.1f} and {bhi:,.1f} "
         f"on these deals; 95% interval [{ilo:,.1f}, {ihi:,.1f}]",
+        f"value with the order hidden: between {vlo:,.1f} and {vhi:,.1f} (95% at least)",
         f"wall time {r.wall_seconds:.1f} s on {r.workers} threads"])
 
 
@@ -829,7 +872,8 @@ GAME = Game(
                   DealRequest, DealResult,
                   lambda q: deal(q.seed, tiles=q.tiles, supply=[q.pawns] * 4, players=q.players), _deal_text),
         Operation("analyse", "Seeded deals solved with the order known: the winnable share, the best scores "
-                  "and the clairvoyant mean", "batch", AnalyseRequest, Analysis,
+                  "and the value with the order hidden between the policy's mean and the clairvoyant mean",
+                  "batch", AnalyseRequest, Analysis,
                   lambda q, limit, control, progress, client=None: analyse(
                       q.deals, tiles=q.tiles, pawns=q.pawns, seed=q.seed, limit=limit, workers=q.workers,
                       progress=progress, control=control, client=client),

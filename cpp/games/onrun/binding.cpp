@@ -319,6 +319,25 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
       py::arg("control") = nullptr);
 
   m.def(
+      "policy",
+      [](POSITION_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control) {
+        PolicyGame r;
+        {
+          py::gil_scoped_release release;
+          const Game game(make_spec(tiles, edge, supply, next, rest));
+          r = play_policy(game, make_limits(max_nodes, max_seconds, max_memory_mb), control);
+        }
+        py::dict d;
+        d["score"] = r.score < 0 ? py::none() : py::object(py::int_(r.score));
+        d["line"] = moves_list(r.line);
+        d["stats"] = stats_dict(r.stats);
+        return d;
+      },
+      POSITION_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
+      py::arg("control") = nullptr,
+      "The sampled answers' fixed policy played on the deal, seeing each tile only when drawn.");
+
+  m.def(
       "hidden_check",
       [](HIDDEN_ARGS) {
         std::unique_ptr<HiddenGame> game;

@@ -26,6 +26,10 @@ class onrun:  # a submodule
              deal_rest: list[onrun.NewTuple], max_nodes: int, max_seconds: float, max_memory_mb: int,
              control: Control | None = None) -> dict: ...
     @staticmethod
+    def policy(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+               deal_rest: list[onrun.NewTuple], max_nodes: int, max_seconds: float, max_memory_mb: int,
+               control: Control | None = None) -> dict: ...
+    @staticmethod
     def replay(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
                deal_rest: list[onrun.NewTuple], line: list[onrun.MoveTuple]) -> dict: ...
     # competitive_binding.cpp: the MoveTuple with the acting colour last

@@ -52,20 +52,14 @@ Share share_of(double sum, double sum_squares, uint64_t n) {
   return {n ? sum / static_cast<double>(n) : 0.0, low, high};
 }
 
-// The sampled policy: on each turn, the move the known-order search tries
-// first (highest admissible bound after it, then the emptiest supply, then
-// the most pawns at the edge, ties canonical). It reads only the board and
-// the tile drawn, never the tiles to come, so its mean score is at most the
-// hidden-order value.
-int play_policy(const Game& game, Budget& budget, bool* cut) {
+// The policy's game on `budget` (see play_policy), the moves into `line`
+// when it is not null; -1 once the budget stops it.
+int policy_score(const Game& game, Budget& budget, std::vector<Move>* line) {
   State s = game.initial();
   std::vector<Move> moves;
   std::vector<Game::MoveKey> keys;
   while (!game.final(s)) {
-    if (!budget.spend()) {
-      *cut = true;
-      return 0;
-    }
+    if (!budget.spend()) return -1;
     moves.clear();
     bool truncated = false;
     game.moves(s, moves, &truncated);
@@ -75,6 +69,7 @@ int play_policy(const Game& game, Budget& budget, bool* cut) {
       const Game::MoveKey &a = keys[i], &b = keys[best];
       if (a.bound != b.bound ? a.bound > b.bound : a.supply != b.supply ? a.supply < b.supply : a.edge > b.edge) best = i;
     }
+    if (line) line->push_back(moves[best]);
     s = game.apply(s, moves[best]);
   }
   return game.score(s);
@@ -114,9 +109,9 @@ class Sampler {
     for (const NewTile& t : pool_)
       if (static_cast<int>(deal_.size()) < turns) deal_.push_back(t);
     const Game known = game_.known(deal_);
-    bool cut = false;
-    const double policy = play_policy(known, budget, &cut);
-    if (cut) return false;
+    const int played = policy_score(known, budget, nullptr);
+    if (played < 0) return false;
+    const double policy = played;
     Limits inner = limits;
     inner.max_nodes = v_.clairvoyant_nodes;
     inner.max_seconds = std::max(0.0, limits.max_seconds - budget.seconds());
@@ -193,6 +188,17 @@ uint64_t sample_side_by_side(const std::vector<HiddenGame>& games, Budget& budge
 }
 
 }  // namespace
+
+PolicyGame play_policy(const Game& game, const Limits& limits, Control* control) {
+  PolicyGame r;
+  Budget budget(limits, control, kPollEvery);
+  r.score = policy_score(game, budget, &r.line);
+  r.stats.nodes = budget.nodes();
+  r.stats.seconds = budget.seconds();
+  r.stats.stopped_by = budget.reason();
+  if (budget.control()) budget.poll();
+  return r;
+}
 
 HiddenGame::HiddenGame(const PositionSpec& table, const HiddenSpec& hidden)
     : table_(table), engine_(engine_spec(table, hidden)) {

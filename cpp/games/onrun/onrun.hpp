@@ -387,6 +387,19 @@ struct HiddenHintResult {
   SearchStats stats;
 };
 
+// The fixed policy the sampled answers play, on `game`'s deal: each turn
+// the move the known-order search tries first (highest admissible bound
+// after it, then the emptiest supply, then the most pawns at the edge, ties
+// canonical). It reads only the board and the tile drawn, never the tiles
+// to come, so on deals drawn at random its mean score is at most the value
+// with the order hidden.
+struct PolicyGame {
+  int score = -1;          // -1: a limit or the control stopped it
+  std::vector<Move> line;  // the moves played
+  SearchStats stats;
+};
+PolicyGame play_policy(const Game& game, const Limits& limits, Control* control);
+
 // The exact search is tried when at most this many turns are left; past it
 // a full enumeration is hopeless (the pools of a full game have 10^30 orders
 // and more), and the answer is sampled at once.
