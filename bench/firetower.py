@@ -6,7 +6,7 @@ second; win rates per level for random, greedy and MCTS, with Wilson
 intervals and mean scores; and how a hint settles with more time.
 
     .venv/bin/python bench/firetower.py [--quick] [--mcts-seconds 1] [--mcts-games 40]
-    .venv/bin/python bench/firetower.py --paired 1 2 3 [--paired-games 100] [--mcts-nodes 64] [--horizons 1 2]
+    .venv/bin/python bench/firetower.py --paired 1 2 3 [--paired-games 100] [--mcts-nodes 64]
 """
 
 from __future__ import annotations
@@ -115,14 +115,12 @@ def towers_burned(game: firetower.PlayResult) -> int:
     return sum(json.loads(session.view())["burned"].values())
 
 
-def paired(levels: list[int], games: int, first_seed: int, nodes: int, horizons: list[int]) -> None:
+def paired(levels: list[int], games: int, first_seed: int, nodes: int) -> None:
     """Greedy and MCTS on the same seeds, MCTS at a fixed iteration budget
     on one thread (so that the figures do not depend on the machine's
-    load), at each steering horizon asked: wins with Wilson intervals,
-    towers burned, CPU a decision; each MCTS against greedy, and the last
-    horizon against the first, paired on the seeds."""
+    load): wins with Wilson intervals, towers burned, CPU a decision."""
     print(f"\n## Greedy and MCTS on the same seeds ({games} games a level from seed {first_seed}; "
-          f"MCTS {nodes} iterations a decision, 1 thread, horizons {', '.join(map(str, horizons))})\n")
+          f"MCTS {nodes} iterations a decision, 1 thread)\n")
     print("| level | policy | games | wins | win rate | 95% interval | towers burned (mean) | "
           "MCTS - greedy towers (paired) | CPU ms a decision |")
     print("| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
@@ -130,38 +128,31 @@ def paired(levels: list[int], games: int, first_seed: int, nodes: int, horizons:
     for level in levels:
         burned: dict[str, list[int]] = {}
         won: dict[str, list[bool]] = {}
-        runs = [("greedy", "greedy", 1)] + [(f"mcts h{h}", "mcts", h) for h in horizons]
-        for name, policy, horizon in runs:
+        for policy in ("greedy", "mcts"):
             wins = decisions = 0
             cpu = 0.0
-            burned[name] = []
-            won[name] = []
+            burned[policy] = []
+            won[policy] = []
             for seed in range(first_seed, first_seed + games):
                 start = time.process_time()
-                g = firetower.play(level=level, seed=seed, policy=policy, limit=Limit(nodes=nodes), workers=1,
-                                   horizon=horizon)
+                g = firetower.play(level=level, seed=seed, policy=policy, limit=Limit(nodes=nodes), workers=1)
                 cpu += time.process_time() - start
                 wins += g.status == "win"
-                won[name].append(g.status == "win")
+                won[policy].append(g.status == "win")
                 decisions += g.decisions
-                burned[name].append(towers_burned(g))
+                burned[policy].append(towers_burned(g))
                 # Per game, so that a run stopped early still says something.
-                print(f"L{level} {name} seed {seed}: {g.status}, {burned[name][-1]} towers, "
+                print(f"L{level} {policy} seed {seed}: {g.status}, {burned[policy][-1]} towers, "
                       f"{1000 * (time.process_time() - start) / g.decisions:.0f} ms a decision",
                       file=sys.stderr, flush=True)
             lo, hi = wilson_interval(wins, games)
-            diff = "-" if policy == "greedy" else difference(burned[name], burned["greedy"])
-            print(f"| {level} | {name} | {games} | {wins} | {wins / games:.3f} | [{lo:.3f}, {hi:.3f}] | "
-                  f"{sum(burned[name]) / games:.2f} | {diff} | {1000 * cpu / decisions:.1f} |", flush=True)
-        pairs = [(n, "greedy") for n, p, _ in runs if p == "mcts"]
-        if len(horizons) > 1:
-            pairs.append((runs[-1][0], runs[1][0]))
-        for a, b in pairs:
-            a_only = sum(x and not y for x, y in zip(won[a], won[b]))
-            b_only = sum(y and not x for x, y in zip(won[a], won[b]))
-            paired_lines.append(f"L{level} {a} against {b}: seeds won by {a} only {a_only}, by {b} only {b_only} "
-                                f"(sign test p = {sign_test(a_only, b_only):.4f}), towers burned "
-                                f"{difference(burned[a], burned[b])}")
+            diff = "-" if policy == "greedy" else difference(burned["mcts"], burned["greedy"])
+            print(f"| {level} | {policy} | {games} | {wins} | {wins / games:.3f} | [{lo:.3f}, {hi:.3f}] | "
+                  f"{sum(burned[policy]) / games:.2f} | {diff} | {1000 * cpu / decisions:.1f} |", flush=True)
+        mcts_only = sum(m and not g for m, g in zip(won["mcts"], won["greedy"]))
+        greedy_only = sum(g and not m for m, g in zip(won["mcts"], won["greedy"]))
+        paired_lines.append(f"L{level}: seeds won by MCTS only {mcts_only}, by greedy only {greedy_only} "
+                            f"(sign test p = {sign_test(mcts_only, greedy_only):.4f})")
     print("\nPaired, on the same seeds: " + "; ".join(paired_lines) + " (the sign test counts the seeds "
           "that only one policy won; two-sided, exact. Towers: the mean difference a game and its normal 95% "
           "interval)")
@@ -210,11 +201,9 @@ def main() -> None:
     p.add_argument("--paired-games", type=int, default=100, help="games a level and policy for --paired")
     p.add_argument("--first-seed", type=int, default=1000, help="the first seed for --paired")
     p.add_argument("--mcts-nodes", type=int, default=64, help="MCTS iterations a decision for --paired")
-    p.add_argument("--horizons", type=int, nargs="+", default=[1], metavar="TURNS",
-                   help="MCTS steering horizons for --paired (turns after the move's at which rollouts steer)")
     a = p.parse_args()
     if a.paired:
-        paired(a.paired, a.paired_games, a.first_seed, a.mcts_nodes, a.horizons)
+        paired(a.paired, a.paired_games, a.first_seed, a.mcts_nodes)
         return
     quick = a.quick
     print(f"# Fire Tower benchmarks ({os.cpu_count()} cores)")

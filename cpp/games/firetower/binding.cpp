@@ -232,7 +232,7 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
       py::arg("data"), py::arg("level"), py::arg("seed"), py::arg("order_known") = false, py::arg("turn_limit") = 100);
 
   m.def("hint", [](const Session& session, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb,
-                   Control* control, uint64_t seed, bool score, uint32_t threads, size_t listed, uint32_t horizon) {
+                   Control* control, uint64_t seed, bool score, uint32_t threads, size_t listed) {
         HintResult r;
         {
           py::gil_scoped_release release;
@@ -240,7 +240,6 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
           o.seed = seed;
           o.score = score;
           o.threads = threads;
-          o.horizon = horizon;
           r = hint(session.engine(), session.state(), make_limits(max_nodes, max_seconds, max_memory_mb), o, control);
         }
         py::dict d;
@@ -267,7 +266,7 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
         return d;
       },
       py::arg("session"), py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"), py::arg("control"),
-      py::arg("seed"), py::arg("score"), py::arg("threads"), py::arg("listed"), py::arg("horizon") = 1);
+      py::arg("seed"), py::arg("score"), py::arg("threads"), py::arg("listed"));
 
   // How the random baseline counts the action's moves without listing the
   // large families; equal to moves()'s count (a test checks it).
@@ -314,15 +313,14 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
       py::arg("session"), py::arg("policy"), py::arg("seed") = 0);
 
   m.def("play", [](const Data& data, int level, uint64_t seed, const std::string& policy, uint64_t max_nodes,
-                   double max_seconds, uint64_t max_memory_mb, Control* control, int turn_limit, uint32_t threads,
-                   uint32_t horizon) {
+                   double max_seconds, uint64_t max_memory_mb, Control* control, int turn_limit, uint32_t threads) {
         if (level < 1 || level > 7) throw InvalidInput("level: " + std::to_string(level) + " must be 1..7");
         const Policy p = policy_named(policy);
         PlayResult r;
         {
           py::gil_scoped_release release;
           r = play_game(*data.rules, level, seed, p, make_limits(max_nodes, max_seconds, max_memory_mb), turn_limit,
-                        threads, control, true, horizon);
+                        threads, control, true);
         }
         py::dict d;
         d["start"] = r.start;
@@ -338,7 +336,7 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
       },
       py::arg("data"), py::arg("level"), py::arg("seed"), py::arg("policy"), py::arg("max_nodes"),
       py::arg("max_seconds"), py::arg("max_memory_mb"), py::arg("control"), py::arg("turn_limit"),
-      py::arg("threads"), py::arg("horizon") = 1);
+      py::arg("threads"));
 
   m.def("playouts", [](const Data& data, int level, uint64_t seed, uint64_t games, const std::string& policy) {
         if (level < 1 || level > 7) throw InvalidInput("level: " + std::to_string(level) + " must be 1..7");

@@ -276,16 +276,15 @@ struct SearchState {
   }
 };
 
-// A rollout: greedy itself (section 14) until the player's action
-// `horizon` turns after the move's, so that the Inferno cards, their
-// placements and the wind have answered the move; the tree steers by
-// greedy's h there. Measured on Level 1 (docs/architecture.md): stopping at
-// the turn's end saw no Inferno and only reordered greedy's ties; one more
-// whole turn cost three times as much (a lead: it looked stronger on a few
-// games). Then sampled greedy (cheaper) to the end, for the outcome reported.
+// A rollout: greedy itself (section 14) until the player's action in a
+// later turn, so that the next Inferno card, its placement and the wind
+// have answered the move; the tree steers by greedy's h there. Measured on
+// Level 1 (docs/architecture.md): stopping at the turn's end saw no
+// Inferno and only reordered greedy's ties; one more whole turn cost three
+// times as much (a lead: it looked stronger on a few games). Then sampled
+// greedy (cheaper) to the end, for the outcome reported.
 struct Rollout {
   bool score = false;
-  int horizon = 1;
   Playout operator()(SearchState g, Rng& rng, std::vector<Move>&) const {
     thread_local MoveList list;
     thread_local std::vector<Outcome> outcomes;
@@ -294,7 +293,7 @@ struct Rollout {
     const int start = s.turn;
     double steer = -1;
     while (!s.over()) {
-      if (steer < 0 && s.turn >= start + horizon && s.need == Need::kAction) steer = steer_value(s);
+      if (steer < 0 && s.turn > start && s.need == Need::kAction) steer = steer_value(s);
       if (s.at_chance()) {
         engine.outcomes(s, outcomes);
         engine.apply_chance(s, sample_outcome(outcomes, rng));
@@ -441,7 +440,7 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
   mo.exploration = 10.0;
   mo.poll_interval = 4;  // an iteration is a whole simulated game, about a millisecond
   mo.common_random_numbers = true;  // one move's effect is small beside the draws' and dice's
-  const auto r = mcts(root, limits, mo, control, Rollout{o.score, static_cast<int>(std::max<uint32_t>(1, o.horizon))});
+  const auto r = mcts(root, limits, mo, control, Rollout{o.score});
   out.stats = r.stats;
   out.root = r.root_outcome;
   out.candidates = candidates.size();
@@ -471,7 +470,7 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
 }
 
 PlayResult play_game(const Rules& rules, int level, uint64_t seed, Policy policy, const Limits& limits, int turn_limit,
-                     uint32_t threads, Control* control, bool record, uint32_t horizon) {
+                     uint32_t threads, Control* control, bool record) {
   const auto started = std::chrono::steady_clock::now();
   const Engine engine(rules);
   PlayResult out;
@@ -504,7 +503,6 @@ PlayResult play_game(const Rules& rules, int level, uint64_t seed, Policy policy
       HintOptions o;
       o.seed = mix64(seed + out.decisions);
       o.threads = threads;
-      o.horizon = horizon;
       const HintResult h = hint(engine, s, limits, o, control);
       out.nodes += h.stats.iterations;
       m = h.moves.front().move;

@@ -37,7 +37,6 @@ struct HintOptions {
   uint32_t threads = 1;
   uint32_t trees = 8;        // independent of threads: the same answer on any thread count
   uint32_t root_candidates = 8;  // moves the search values at the root, by greedy's h first
-  uint32_t horizon = 1;      // the rollout steers at the player's action this many turns after the move's
 };
 
 struct HintMove {
@@ -73,7 +72,7 @@ struct PlayResult {
 
 // A whole seeded game from a level's set-up; `limits` bound each MCTS decision.
 PlayResult play_game(const Rules& rules, int level, uint64_t seed, Policy policy, const Limits& limits,
-                     int turn_limit, uint32_t threads, Control* control, bool record, uint32_t horizon = 1);
+                     int turn_limit, uint32_t threads, Control* control, bool record);
 
 struct PlayoutStats {
   uint64_t games = 0, wins = 0, losses = 0, timeouts = 0, score_sum = 0, decisions = 0;

@@ -438,22 +438,15 @@ def _bounded(limit: Limit | None, default: Limit) -> Limit:
     return Limit(nodes=default.nodes, memory_mb=limit.memory_mb if limit else None)
 
 
-def _horizon(horizon: int) -> int:
-    if not 1 <= horizon <= 10:
-        raise ValueError(f"horizon must be 1..10, got {horizon}")
-    return horizon
-
-
 def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objective: Objective = "win",
          workers: int | None = None, control: Control | None = None,
-         max_moves: int = DEFAULT_MAX_MOVES, horizon: int = 1) -> HintResult:
+         max_moves: int = DEFAULT_MAX_MOVES) -> HintResult:
     """Every distinct legal move at the current decision with its value
     estimated by Monte Carlo tree search (cpp/search/mcts.hpp: hidden cards
     and dice sampled as they come), best first. The root's candidates are
     the moves greedy's h ranks highest; rollouts play a sampled greedy.
     ``workers`` threads give the same answer as one under a node limit.
-    Without a time or node limit, :data:`HINT_LIMIT`. A rollout steers by
-    greedy's h at the player's action ``horizon`` turns after the move's."""
+    Without a time or node limit, :data:`HINT_LIMIT`."""
     if objective not in ("win", "score"):
         raise ValueError(f"objective must be 'win' or 'score', got {objective!r}")
     if not 0 <= seed < 2**64:
@@ -464,7 +457,7 @@ def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objecti
     if session.status != "ongoing":
         raise InvalidPositionError(f"hint: the game is over ({session.status})")
     raw = _native.hint(session, *_bounded(limit, HINT_LIMIT).native(), control, seed, objective == "score", threads,
-                       max_moves, _horizon(horizon))
+                       max_moves)
     moves = [{"move": json.loads(m["move"]), "value": m["value"], "ci95": m["ci95"], "n": m["n"],
               "search_value": m["search_value"], "equivalent": [json.loads(e) for e in m["equivalent"]]}
              for m in raw["moves"]]
@@ -499,8 +492,7 @@ class PlayResult(RulesReported):
 
 
 def play(level: int = 1, seed: int = 0, *, policy: Policy = "mcts", limit: Limit | None = None,
-         workers: int | None = None, turn_limit: int = 100, control: Control | None = None,
-         horizon: int = 1) -> PlayResult:
+         workers: int | None = None, turn_limit: int = 100, control: Control | None = None) -> PlayResult:
     """A whole seeded game from the level's set-up, every decision taken by
     ``policy`` (mcts: a hint under ``limit`` per decision, without a time
     or node limit :data:`DECISION_LIMIT`). The deal, draws and dice follow
@@ -511,7 +503,7 @@ def play(level: int = 1, seed: int = 0, *, policy: Policy = "mcts", limit: Limit
         raise ValueError(f"seed must be 0..2**64-1, got {seed}")
     threads = _batch.thread_count(workers)
     raw = _native.play(data(), level, seed, policy, *_bounded(limit, DECISION_LIMIT).native(), control, turn_limit,
-                       threads, _horizon(horizon))
+                       threads)
     record = {"start": json.loads(raw["start"]), "events": [json.loads(e) for e in raw["events"]]}
     return PlayResult(level=level, seed=seed, policy=policy, record=record, status=raw["status"], score=raw["score"],
                       turns=raw["turns"], decisions=raw["decisions"], nodes=raw["nodes"], seconds=raw["seconds"],
