@@ -141,9 +141,12 @@ def paired(levels: list[int], games: int, first_seed: int, nodes: int) -> None:
                 won[policy].append(g.status == "win")
                 decisions += g.decisions
                 burned[policy].append(towers_burned(g))
+                # Per game, so that a run stopped early still says something.
+                print(f"L{level} {policy} seed {seed}: {g.status}, {burned[policy][-1]} towers, "
+                      f"{1000 * (time.process_time() - start) / g.decisions:.0f} ms a decision",
+                      file=sys.stderr, flush=True)
             lo, hi = wilson_interval(wins, games)
-            diff = "-" if policy == "greedy" else \
-                f"{sum(m - g for m, g in zip(burned['mcts'], burned['greedy'])) / games:+.2f}"
+            diff = "-" if policy == "greedy" else difference(burned["mcts"], burned["greedy"])
             print(f"| {level} | {policy} | {games} | {wins} | {wins / games:.3f} | [{lo:.3f}, {hi:.3f}] | "
                   f"{sum(burned[policy]) / games:.2f} | {diff} | {1000 * cpu / decisions:.1f} |", flush=True)
         mcts_only = sum(m and not g for m, g in zip(won["mcts"], won["greedy"]))
@@ -151,7 +154,17 @@ def paired(levels: list[int], games: int, first_seed: int, nodes: int) -> None:
         paired_lines.append(f"L{level}: seeds won by MCTS only {mcts_only}, by greedy only {greedy_only} "
                             f"(sign test p = {sign_test(mcts_only, greedy_only):.4f})")
     print("\nPaired, on the same seeds: " + "; ".join(paired_lines) + " (the sign test counts the seeds "
-          "that only one policy won; two-sided, exact)")
+          "that only one policy won; two-sided, exact. Towers: the mean difference a game and its normal 95% "
+          "interval)")
+
+
+def difference(a: list[int], b: list[int]) -> str:
+    """The mean of a - b over the same seeds, with its normal 95% interval."""
+    d = [x - y for x, y in zip(a, b)]
+    mean = sum(d) / len(d)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1)) if len(d) > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(len(d))
+    return f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"
 
 
 def sign_test(a: int, b: int) -> float:
