@@ -150,11 +150,11 @@ def test_six_seats_with_full_choices_are_solved_exactly():
 
 def test_the_choice_agrees_with_the_reference():
     """Every choice's exact expected flames, on seeded small choices of 2-4
-    seats (a tenth as many as the hunts: 200), a third with the Rogue."""
+    seats (a tenth as many as the hunts: 200), half with the Rogue."""
     rng = random.Random(4)
     seats = Counter()
     for case in range(max(10, CASES // 10)):
-        n = rng.choice([2, 3, 3, 4])
+        n = (2, 3, 4)[case % 3]  # cycled, not drawn: a run of 10 (the sanitizer's) still meets every seat count
         position: dict = {"players": [], "first": rng.randrange(n), "phase": "choose", "hero": rng.randrange(n),
                           "iguana": [{"start": rng.randint(1, 9), "flames": rng.randint(1, 4)}
                                      for _ in range(rng.randint(1, 2))]}
@@ -163,7 +163,7 @@ def test_the_choice_agrees_with_the_reference():
             tops = [c for c in ALL if c not in cards][:rng.choice([0, 1])]
             position["players"].append({"hand": cards, "stacks": [{"top": t, "fire": [{"start": 1, "flames": 3}]}
                                                                   for t in tops]})
-        if case % 3 == 0:
+        if case // 3 % 2 == 0:  # with and without the Rogue at each seat count
             position["rogue"] = {"deck": rng.sample(range(1, 10), rng.randint(1, 4))}
         got = tails.choose(position, Limit(seconds=30))
         want = ref.choose(position)
