@@ -11,15 +11,38 @@ A game takes part with a module ``tests/<game>_bounds.py`` that defines
 ``BOUNDS = GameBounds(...)``: how to draw a small position, what the
 reference says of it, and the engine's bounds for it. ``test_bounds.py``
 finds every such module.
+
+The references are slow (one game's took 11 of the suite's 29 minutes on
+two cores), so their answers are also kept in ``tests/data/<game>/bounds-truth.json.gz``
+and the engine is held to every one of them on each run, while every 16th
+case is drawn and answered by the reference again there and then and must
+equal its record: a record that drifted from the reference (or from the
+generator) fails, it is not trusted. A record written from other sources
+than today's (its fingerprint) is not read at all: every case is then drawn
+live. ``python tests/bounds.py <module> ...`` writes a record anew.
 """
 
 from __future__ import annotations
 
+import ast
+import gzip
+import hashlib
 import importlib
+import io
+import json
+import multiprocessing
+import os
 import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
+from pathlib import Path
 from typing import Any, Callable, Optional
+
+HERE = Path(__file__).resolve().parent
+RECHECK_EVERY = 16  # every 16th recorded case is drawn again by the reference
 
 
 @dataclass(frozen=True)
@@ -90,3 +113,103 @@ def draw(module: str, case: int) -> tuple[dict, Truth]:
     spec: GameBounds = importlib.import_module(module).BOUNDS
     position = spec.position(random.Random(spec.seed * 1_000_003 + case))
     return position, spec.truth(position)
+
+
+def draw_many(module: str, cases: list[int]) -> list[tuple[dict, Truth]]:
+    """``draw`` for many cases on every core, in processes of their own
+    (spawned: the caller may hold threads)."""
+    if not cases:
+        return []
+    with ProcessPoolExecutor(os.cpu_count(), mp_context=multiprocessing.get_context("spawn")) as pool:
+        return list(pool.map(partial(draw, module), cases, chunksize=max(1, min(16, len(cases) // 8))))
+
+
+def _sources(module: str) -> list[Path]:
+    """The module's file and every tests/ module it imports, transitively:
+    what its positions and answers depend on besides the engine."""
+    seen: dict[str, Path] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        path = HERE / f"{name}.py"
+        if name in seen or not path.exists():
+            continue
+        seen[name] = path
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                todo.append(node.module)
+    return [seen[n] for n in sorted(seen)]
+
+
+def fingerprint(module: str) -> str:
+    digest = hashlib.sha256()
+    for path in _sources(module):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def record_path(module: str) -> Path:
+    game: str = importlib.import_module(module).BOUNDS.game
+    return HERE / "data" / game / "bounds-truth.json.gz"
+
+
+def _encode(case: tuple[dict, Truth]) -> str:
+    position, t = case
+    value = None if t.value is None else str(Fraction(t.value))
+    return json.dumps([position, {"won": t.won, "cost": t.cost, "value": value, "extra": t.extra}], sort_keys=True)
+
+
+def _decode(line: str) -> tuple[dict, Truth]:
+    position, t = json.loads(line)
+    value = None if t["value"] is None else Fraction(t["value"])
+    return position, Truth(won=t["won"], cost=t["cost"], value=value, extra=t["extra"])
+
+
+def read_record(module: str, count: int) -> Optional[list[tuple[dict, Truth]]]:
+    """The first ``count`` recorded cases, or None when there is no record
+    of today's sources with that many."""
+    path = record_path(module)
+    if not path.exists():
+        return None
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        header = json.loads(next(lines))
+        if header["fingerprint"] != fingerprint(module) or header["cases"] < count:
+            return None
+        return [_decode(line) for _, line in zip(range(count), lines)]
+
+
+def cases_for(module: str, count: int) -> tuple[list[tuple[dict, Truth]], str]:
+    """Cases 0..count-1 with the reference's answers, and where they came
+    from. Recorded ones are spot-checked against a live draw (see above)."""
+    recorded = read_record(module, count)
+    if recorded is None:
+        return draw_many(module, list(range(count))), "drawn live (no record of today's sources)"
+    again = list(range(0, count, RECHECK_EVERY))
+    for case, live in zip(again, draw_many(module, again)):
+        assert _encode(live) == _encode(recorded[case]), (
+            f"case {case} of {module}'s record differs from the reference today: "
+            f"rewrite it with `python tests/bounds.py {module}`\nrecorded {_encode(recorded[case])}\n"
+            f"live     {_encode(live)}")
+    return recorded, f"recorded, {len(again)} drawn again and equal"
+
+
+def write_record(module: str) -> Path:
+    spec: GameBounds = importlib.import_module(module).BOUNDS
+    cases = draw_many(module, list(range(spec.cases)))
+    text = io.StringIO()
+    text.write(json.dumps({"fingerprint": fingerprint(module), "cases": len(cases)}) + "\n")
+    for case in cases:
+        text.write(_encode(case) + "\n")
+    path = record_path(module)
+    # mtime 0: the same answers give the same bytes
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
+        out.write(text.getvalue().encode())
+    return path
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE))
+    for name in sys.argv[1:] or sorted(p.stem for p in HERE.glob("[!t]*_bounds.py")):
+        print(f"{name}: {write_record(name)}", flush=True)
