@@ -141,6 +141,7 @@ def test_a_rerun_after_an_interruption_runs_only_the_rest(tmp_path, monkeypatch,
     assert out.exists() and not batch.journal_path(out).exists()
 
 
+@pytest.mark.scale  # searches run out their time on purpose
 def test_the_unknown_seeds_rerun_with_more_time_and_the_rest_are_kept(tmp_path, monkeypatch):
     game, op = CHUNKED[0]
     q, out, more = small(op, 12), tmp_path / "run.parquet", Limit(nodes=200_000)

@@ -542,6 +542,7 @@ def test_hint_under_a_limit_keeps_proved_intervals():
             assert lo - TOL <= exact[move_key(c.move.model_dump())] <= hi + TOL
 
 
+@pytest.mark.scale  # many limits of one long search; the small team hints take its paths
 def test_a_team_hint_under_a_limit_keeps_proved_intervals():
     # Here each choice's split lookahead is cut short: a lower bound only,
     # unlike a complete look, whose value is exact.
@@ -731,7 +732,8 @@ def test_a_hint_with_a_value_left_open_says_what_stopped_it(nodes: int):
     assert nodes > 300 or open_seen  # the tightest limit leaves some choices open
 
 
-@pytest.mark.parametrize("aliens,first,count", [(1, 0, 10), (2, 0, 10), (2, 0, 12), (2, 3, 13)])
+@pytest.mark.parametrize("aliens,first,count", [(1, 0, 10), (2, 0, 10), (2, 0, 12),
+                                                 pytest.param(2, 3, 13, marks=pytest.mark.scale)])  # the longest watch
 def test_a_watched_solve_shows_proved_bounds_that_hold_the_value(aliens, first, count):
     # What a watcher sees of a search (issue 19's live progress) is proved:
     # every interval shown while it runs holds the exact value it ends with.

@@ -191,6 +191,7 @@ def test_the_clis_hint_and_play_take_the_node_defaults(tmp_path):
     assert json.loads(timed.stdout)["stopped_by"] == "time"  # a time limit alone: no node default
 
 
+@pytest.mark.scale  # whole games by MCTS through the CLI
 def test_the_clis_analysis_by_mcts_counts_its_games_with_a_progress_bar():
     import subprocess
     import sys

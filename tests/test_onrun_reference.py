@@ -161,6 +161,7 @@ def test_the_search_without_its_bound_finds_the_same_best_scores(cases):
         assert without.exact and (without.best_score, without.won) == (with_bound.best_score, with_bound.won), i
 
 
+@pytest.mark.scale  # full deals searched for seconds each
 def test_the_analysis_counts_what_each_deal_solve_says():
     # Deals of 10 tiles, 2 pawns a colour, under a node limit (so the same on
     # any machine): most are proved at 16, some stop with a line found. Each

@@ -90,6 +90,7 @@ def test_generate_seed3_solves_and_replays_to_win(client, seed3):
     assert hint["moves"][0]["value"] == "win"
 
 
+@pytest.mark.scale  # each generated layout solved in full
 def test_generate_solvable_rated():
     # A node limit, so the rating finishes on a slow build too (it takes
     # about 335,000 nodes; the sanitizer build is several times slower).

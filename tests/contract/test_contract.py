@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -32,7 +33,9 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 GAMES = registered()
-PLAYOUT_SEEDS = range(40)
+# 40 seeded playouts a game; the sanitizer's run (SMOKEJUMPER_CROSS_CASES=100)
+# plays 10, the ones the hint and line tests take.
+PLAYOUT_SEEDS = range(max(10, 40 * int(os.environ.get("SMOKEJUMPER_CROSS_CASES", "2000")) // 2000))
 PLAYOUT_STEPS = 1000  # past the longest game of any registered game
 MB = 16
 CLI = [sys.executable, "-m", "smokejumper.cli"]
