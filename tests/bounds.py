@@ -17,18 +17,15 @@ two cores), so their answers are also kept in ``tests/data/<game>/bounds-truth.j
 and the engine is held to every one of them on each run, while every 16th
 case is drawn and answered by the reference again there and then and must
 equal its record: a record that drifted from the reference (or from the
-generator) fails, it is not trusted. A record written from other sources
-than today's (its fingerprint) is not read at all: every case is then drawn
-live. ``python tests/bounds.py <module> ...`` writes a record anew.
+generator) fails, it is not trusted (tests/recorded.py). A record written
+from other sources than today's (its fingerprint) is not read at all: every
+case is then drawn live. ``python tests/bounds.py <module> ...`` writes a
+record anew.
 """
 
 from __future__ import annotations
 
-import ast
-import gzip
-import hashlib
 import importlib
-import io
 import json
 import multiprocessing
 import os
@@ -41,8 +38,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from recorded import RECHECK_EVERY, fingerprint, read_lines, write_lines
+
 HERE = Path(__file__).resolve().parent
-RECHECK_EVERY = 16  # every 16th recorded case is drawn again by the reference
 
 
 @dataclass(frozen=True)
@@ -124,32 +122,6 @@ def draw_many(module: str, cases: list[int]) -> list[tuple[dict, Truth]]:
         return list(pool.map(partial(draw, module), cases, chunksize=max(1, min(16, len(cases) // 8))))
 
 
-def _sources(module: str) -> list[Path]:
-    """The module's file and every tests/ module it imports, transitively:
-    what its positions and answers depend on besides the engine."""
-    seen: dict[str, Path] = {}
-    todo = [module]
-    while todo:
-        name = todo.pop()
-        path = HERE / f"{name}.py"
-        if name in seen or not path.exists():
-            continue
-        seen[name] = path
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                todo += [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                todo.append(node.module)
-    return [seen[n] for n in sorted(seen)]
-
-
-def fingerprint(module: str) -> str:
-    digest = hashlib.sha256()
-    for path in _sources(module):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
 def record_path(module: str) -> Path:
     game: str = importlib.import_module(module).BOUNDS.game
     return HERE / "data" / game / "bounds-truth.json.gz"
@@ -170,14 +142,8 @@ def _decode(line: str) -> tuple[dict, Truth]:
 def read_record(module: str, count: int) -> Optional[list[tuple[dict, Truth]]]:
     """The first ``count`` recorded cases, or None when there is no record
     of today's sources with that many."""
-    path = record_path(module)
-    if not path.exists():
-        return None
-    with gzip.open(path, "rt", encoding="utf-8") as lines:
-        header = json.loads(next(lines))
-        if header["fingerprint"] != fingerprint(module) or header["cases"] < count:
-            return None
-        return [_decode(line) for _, line in zip(range(count), lines)]
+    lines = read_lines(record_path(module), fingerprint(module))
+    return None if lines is None or len(lines) < count else [_decode(line) for line in lines[:count]]
 
 
 def cases_for(module: str, count: int) -> tuple[list[tuple[dict, Truth]], str]:
@@ -198,14 +164,8 @@ def cases_for(module: str, count: int) -> tuple[list[tuple[dict, Truth]], str]:
 def write_record(module: str) -> Path:
     spec: GameBounds = importlib.import_module(module).BOUNDS
     cases = draw_many(module, list(range(spec.cases)))
-    text = io.StringIO()
-    text.write(json.dumps({"fingerprint": fingerprint(module), "cases": len(cases)}) + "\n")
-    for case in cases:
-        text.write(_encode(case) + "\n")
     path = record_path(module)
-    # mtime 0: the same answers give the same bytes
-    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
-        out.write(text.getvalue().encode())
+    write_lines(path, {"fingerprint": fingerprint(module), "cases": len(cases)}, [_encode(case) for case in cases])
     return path
 
 

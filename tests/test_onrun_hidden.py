@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 
 import onrun_reference as ref
+from recorded import Record
 from smokejumper import Limit, onrun
 from smokejumper._core import InvalidPositionError
 
@@ -70,12 +71,24 @@ def dump(move: onrun.Move) -> dict:
     return move.model_dump(mode="json", exclude_none=True)
 
 
+def brute_force(p: dict) -> tuple:
+    """The reference's expected score of ``p`` and, with a tile drawn, each
+    move's value, or else each draw's."""
+    h = ref.Hidden(p)
+    ex = ref.Expectimax()
+    want = ref.expected_score(h, ex)
+    if h.turns == 0:
+        return want, None
+    return want, ex.moves(h.pos, h.pool, h.turns, h.drawn) if h.drawn is not None else ref.draw_values(h, ex)
+
+
 def test_the_expected_score_hint_values_and_draw_values_agree_with_the_brute_force(cases):
+    # The brute force's answers are recorded and spot-checked (tests/recorded.py).
+    record = Record("onrun", "hidden-brute-force", "onrun_reference")
     kinds = {"drawn": 0, "draws": 0, "moves": 0, "positive": 0}
     for i, p in enumerate(cases):
         h = ref.Hidden(p)
-        ex = ref.Expectimax()
-        want = ref.expected_score(h, ex)
+        want, detail = record.answer(i, p, lambda: brute_force(p))
         solved = onrun.solve(p, LIMIT)
         assert solved.mode == "hidden" and solved.exact and solved.sampled is None, (i, p)
         assert Fraction(solved.expected_score) == want, (i, p, solved.expected_score, want)
@@ -87,16 +100,16 @@ def test_the_expected_score_hint_values_and_draw_values_agree_with_the_brute_for
             assert hint.moves == [] and hint.draws == []
         elif h.drawn is not None:
             kinds["drawn"] += 1
-            expected = ex.moves(h.pos, h.pool, h.turns, h.drawn)
             got = [(dump(m.move), Fraction(m.expected_score)) for m in hint.moves]
             # Same moves, same values, best first with ties in canonical order.
-            assert got == [(m, v) for m, v in expected], (i, p)
+            assert got == [(m, v) for m, v in detail], (i, p)
             kinds["moves"] += len(got)
         else:
             kinds["draws"] += 1
             got = [((d.tile.n, d.tile.spaces), Fraction(d.probability), Fraction(d.expected_score)) for d in hint.draws]
-            assert got == ref.draw_values(h, ex), (i, p)
+            assert got == detail, (i, p)
             assert hint.moves == []
+    print(record.close())
     # The cases reach every branch, and not only zeros.
     assert kinds["drawn"] > CASES // 10 and kinds["draws"] > CASES // 10 and kinds["positive"] > CASES // 20, kinds
 
