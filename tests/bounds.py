@@ -169,7 +169,6 @@ def write_record(module: str) -> Path:
     return path
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(HERE))
+if __name__ == "__main__":  # run as a script, tests/ is already on the path
     for name in sys.argv[1:] or sorted(p.stem for p in HERE.glob("[!t]*_bounds.py")):
         print(f"{name}: {write_record(name)}", flush=True)
