@@ -26,19 +26,18 @@ record anew.
 from __future__ import annotations
 
 import importlib
-import json
 import multiprocessing
 import os
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from recorded import RECHECK_EVERY, fingerprint, read_lines, write_lines
+from recorded import RECHECK_EVERY, decode, encode, fingerprint, read_lines, write_lines
 
 HERE = Path(__file__).resolve().parent
 
@@ -129,14 +128,12 @@ def record_path(module: str) -> Path:
 
 def _encode(case: tuple[dict, Truth]) -> str:
     position, t = case
-    value = None if t.value is None else str(Fraction(t.value))
-    return json.dumps([position, {"won": t.won, "cost": t.cost, "value": value, "extra": t.extra}], sort_keys=True)
+    return encode([position, asdict(t)])
 
 
 def _decode(line: str) -> tuple[dict, Truth]:
-    position, t = json.loads(line)
-    value = None if t["value"] is None else Fraction(t["value"])
-    return position, Truth(won=t["won"], cost=t["cost"], value=value, extra=t["extra"])
+    position, t = decode(line)
+    return position, Truth(**t)
 
 
 def read_record(module: str, count: int) -> Optional[list[tuple[dict, Truth]]]:
