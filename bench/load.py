@@ -1,6 +1,9 @@
 """Load on the real server (issue 19): N clients for T seconds against a mix
-of every game's routes (each route's OpenAPI examples), on loopback, while
-one more client asks /healthz every 50 ms. Prints throughput, latency
+of every game's routes (each route's OpenAPI examples; with ``--mix
+searches`` only the searches), on loopback, while two more clients probe
+every 50 ms: a monitor's /healthz, and a player's quick calls (check,
+apply, replay, ... of every game in turn), which have workers of their own
+and so should be answered while every search worker is busy. Prints throughput, latency
 percentiles per route, status counts, the server's peak memory and its
 result cache's hit rate, and checks the targets: no unexpected 5xx (a 503
 with Retry-After is the queue saying wait), the server alive, every search
@@ -9,7 +12,7 @@ holding the answer (the server's Server-Timing header gives the wait for
 a worker, which the queue bounds, not the cap), and /healthz p99 under
 50 ms; exits 1 when any target is missed.
 
-    .venv/bin/python bench/load.py [--clients 50] [--seconds 30] [--workers 2] [--max-seconds 1]
+    .venv/bin/python bench/load.py [--clients 50] [--seconds 30] [--workers 2] [--max-seconds 1] [--mix all|searches]
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from openapi_examples import request_examples  # noqa: E402
 from served import HOST, serving  # noqa: E402
 
 MAX_REQUESTS = 200_000  # bounded in count as well as in time
-HEALTH_EVERY = 0.05
+PROBE_EVERY = 0.05
 
 
 def queue_seconds(server_timing: str | None) -> float:
@@ -73,11 +76,18 @@ class Client:
         raise AssertionError("unreachable")
 
 
-def routes(port: int) -> list[tuple[str, str, dict | None]]:
-    """(method, path with query, body) for every game route's examples."""
+Request = tuple[str, str, "dict | None"]
+
+
+def routes(port: int) -> tuple[list[Request], list[Request]]:
+    """(method, path with query, body) for every game route's examples,
+    and of those the quick calls (check, apply, replay, ...)."""
     status, raw, _t, _q = Client(port).send("GET", "/openapi.json", None)
     assert status == 200
     spec = json.loads(raw)
+    status, raw, _t, _q = Client(port).send("GET", "/v1/games", None)
+    assert status == 200
+    quick = {op["path"] for game in json.loads(raw)["games"] for op in game["operations"] if op["kind"] == "quick"}
     out = []
     for path, item in spec["paths"].items():
         if not path.startswith("/v1/") or "{" in path or path.startswith(("/v1/jobs", "/v1/cache")):
@@ -88,18 +98,28 @@ def routes(port: int) -> list[tuple[str, str, dict | None]]:
                     out.append(("GET", f"{path}?{urlencode(example)}" if example else path, None))
                 else:
                     out.append((method.upper(), path, example))
-    return out
+    return out, [r for r in out if r[1] in quick]
 
 
-def prober(port: int, seconds: float, out: Connection) -> None:
-    """/healthz every HEALTH_EVERY seconds for ``seconds``: the latencies."""
-    me, stop, latencies = Client(port), time.monotonic() + seconds, []
+def prober(port: int, seconds: float, requests: list[Request], out: Connection) -> None:
+    """The ``requests`` in turn, one every PROBE_EVERY seconds for
+    ``seconds``: the statuses and latencies."""
+    me, stop, answers = Client(port), time.monotonic() + seconds, []
     while time.monotonic() < stop:
-        status, _raw, took, _queued = me.send("GET", "/healthz", None)
-        assert status == 200
-        latencies.append(took)
-        time.sleep(HEALTH_EVERY)
-    out.send(latencies)
+        method, path, body = requests[len(answers) % len(requests)]
+        status, _raw, took, _queued = me.send(method, path, body)
+        answers.append((status, took))
+        time.sleep(PROBE_EVERY)
+    out.send(answers)
+
+
+def probe(port: int, seconds: float, requests: list[Request]) -> tuple[multiprocessing.Process, Connection]:
+    """A prober started in a process of its own: beside fifty client
+    threads it would measure this process's GIL, not the server."""
+    receiving, sending = multiprocessing.Pipe(duplex=False)
+    process = multiprocessing.Process(target=prober, args=(port, seconds, requests, sending))
+    process.start()
+    return process, receiving
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -113,13 +133,18 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-seconds", type=float, default=1.0, help="the server's search time cap")
+    parser.add_argument("--mix", choices=("all", "searches"), default="all",
+                        help="what the clients send: every route, or only the searches (every search worker "
+                             "busy, and the player probe the only one playing)")
     args = parser.parse_args()
     env = {"SMOKEJUMPER_WORKERS": str(args.workers), "SMOKEJUMPER_MAX_SECONDS": str(args.max_seconds),
            "SMOKEJUMPER_MAX_QUEUE": str(4 * args.workers)}
     with tempfile.TemporaryDirectory() as tmp:
         env["SMOKEJUMPER_CACHE"] = str(Path(tmp) / "cache.sqlite3")
         with serving(env, Path(tmp)) as server:
-            mix = routes(server.port)
+            mix, quick = routes(server.port)
+            if args.mix == "searches":
+                mix = [r for r in mix if r[0] == "POST" and r not in quick]
             latencies: dict[str, list[float]] = defaultdict(list)
             statuses: Counter[tuple[str, int]] = Counter()
             over_cap: list[str] = []
@@ -151,19 +176,19 @@ def main() -> int:
                             if cap is not None and took > cap + 0.5:
                                 over_cap.append(f"{route}: {took:.2f} s under a {cap} s cap")
 
-            # The probe is a process of its own: beside fifty client threads
-            # it would measure this process's GIL, not the server.
-            probe_out, probe_in = multiprocessing.Pipe(duplex=False)
-            probe = multiprocessing.Process(target=prober, args=(server.port, args.seconds, probe_in))
             threads = [threading.Thread(target=client, args=(i,)) for i in range(args.clients)]
             start = time.monotonic()
-            probe.start()
+            # Two probes beside the load: a monitor's /healthz, and a player's
+            # quick calls (each game's check, apply, replay in turn).
+            probes = [probe(server.port, args.seconds, [("GET", "/healthz", None)]),
+                      probe(server.port, args.seconds, quick)]
             for t in threads:
                 t.start()
             for t in threads:
                 t.join()
-            health: list[float] = probe_out.recv()
-            probe.join()
+            health, player = (receiving.recv() for _process, receiving in probes)
+            for process, _receiving in probes:
+                process.join()
             elapsed = time.monotonic() - start
             alive = server.process.poll() is None
             peak_mb = int(next(line.split()[1] for line in Path(f"/proc/{server.process.pid}/status")
@@ -172,9 +197,10 @@ def main() -> int:
     metrics = {line.split(" ")[0]: float(line.split(" ")[1]) for line in raw_metrics.decode().splitlines()
                if line.startswith("smokejumper_cache_") and " " in line}
     total = sum(statuses.values())
+    statuses.update(("quick calls (player probe)", status) for status, _took in player)
     unexpected = {k: v for k, v in statuses.items() if k[1] >= 500 and k[1] != 503}
     print(f"# Load: {args.clients} clients, {args.seconds:g} s, {args.workers} workers, "
-          f"{args.max_seconds:g} s search cap, {len(mix)} requests in the mix\n")
+          f"{args.max_seconds:g} s search cap, {len(mix)} requests in the mix ({args.mix})\n")
     print(f"{total:,} requests in {elapsed:.1f} s: {total / elapsed:,.0f} requests/s; "
           f"server peak RSS {peak_mb:,.0f} MB; cache hits {metrics.get('smokejumper_cache_hits', 0):,.0f} of "
           f"{metrics.get('smokejumper_cache_hits', 0) + metrics.get('smokejumper_cache_misses', 0):,.0f} "
@@ -187,10 +213,13 @@ def main() -> int:
         codes = ", ".join(f"{code}: {n}" for (r, code), n in sorted(statuses.items()) if r == route)
         print(f"| {route} | {len(ms):,} | {percentile(ms, 0.5):,.1f} | {percentile(ms, 0.95):,.1f} | "
               f"{percentile(ms, 0.99):,.1f} | {codes} |")
-    hp = [1000 * s for s in health]
-    print(f"| GET /healthz (probe) | {len(hp):,} | {percentile(hp, 0.5):.1f} | {percentile(hp, 0.95):.1f} | "
-          f"{percentile(hp, 0.99):.1f} | 200: {len(hp)} |")
-    checks = {"no unexpected 5xx": not unexpected, "server alive": alive,
+    for name, answers in (("GET /healthz (probe)", health), ("quick calls (player probe)", player)):
+        ms = [1000 * took for _status, took in answers]
+        codes = ", ".join(f"{code}: {n}" for code, n in sorted(Counter(status for status, _ in answers).items()))
+        print(f"| {name} | {len(ms):,} | {percentile(ms, 0.5):.1f} | {percentile(ms, 0.95):.1f} | "
+              f"{percentile(ms, 0.99):.1f} | {codes} |")
+    hp = [1000 * took for status, took in health if status == 200]
+    checks = {"no unexpected 5xx": not unexpected, "server alive": alive, "/healthz always 200": len(hp) == len(health),
               "searches within cap + 0.5 s": not over_cap, "/healthz p99 < 50 ms": percentile(hp, 0.99) < 50}
     print("\n" + "; ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in checks.items()))
     for line in list(unexpected.items())[:5] + over_cap[:5]:

@@ -41,6 +41,7 @@ class Health(BaseModel):
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     runner = Runner(settings.workers, settings.queue_limit, settings.grace_seconds)
+    quick_runner = Runner(settings.quick_workers, settings.quick_queue_limit, settings.grace_seconds, lane="quick")
     cache = _open_cache(settings)
     jobs = Jobs(settings.job_workers, settings.max_jobs_queued, cache)
     guard = Guard(settings.api_keys, settings.rate_limit)
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             jobs.close()
             runner.close()
+            quick_runner.close()
             if cache:
                 cache.close()
 
@@ -71,10 +73,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.runner = runner
+    app.state.quick_runner = quick_runner
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    app.add_middleware(ShedMiddleware, full=runner.full, paths=frozenset(routes.core_paths()))
-    metrics = Metrics(runner, cache, jobs)
+    app.add_middleware(ShedMiddleware, full_by_path={
+        **{path: runner.full for path in routes.core_paths("search")},
+        **{path: quick_runner.full for path in routes.core_paths("quick")}})
+    metrics = Metrics(runner, quick_runner, cache, jobs)
     jobs.on_answer = metrics.searched
     app.state.metrics = metrics
     if settings.cors_origins:
@@ -99,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> Health:  # on the event loop: never waits behind a thread pool
         return Health(status="ok", version=smokejumper.__version__)
 
-    app.include_router(routes.router(settings, runner, cache, metrics, guard))
+    app.include_router(routes.router(settings, runner, quick_runner, cache, metrics, guard))
     app.include_router(jobs_router(settings, jobs, guard))
 
     @app.get("/", include_in_schema=False)

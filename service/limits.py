@@ -1,7 +1,8 @@
 """What every route shares: holding a request to the server's caps (and
-saying which it applied), and running every call into the core in the
-server's runner (its workers, its queue, 503 when full), a search under
-the request's limit within the caps, a quick call under the quick cap."""
+saying which it applied), and running every call into the core in one of
+the server's two runners (each with its workers and its queue, 503 when
+full): a search in the search runner under the request's limit within the
+caps, a quick call in the quick runner under the quick cap."""
 
 from __future__ import annotations
 
@@ -53,12 +54,13 @@ def _cap(settings: Settings, kind: CapKind) -> int:
 
 
 class Searches:
-    """A router's calls into the core, run in the server's runner: no route
-    calls the core outside it, so no request bypasses the caps."""
+    """A router's calls into the core, run in the server's runners: no route
+    calls the core outside them, so no request bypasses the caps."""
 
-    def __init__(self, settings: Settings, runner: Runner) -> None:
+    def __init__(self, settings: Settings, runner: Runner, quick_runner: Runner) -> None:
         self._settings = settings
         self._runner = runner
+        self._quick_runner = quick_runner
 
     async def run(self, request: Disconnectable, limit: Limit, search: Callable[[Limit, Control], T],
                   watch: str | None = None) -> T:
@@ -69,8 +71,8 @@ class Searches:
 
     async def quick(self, request: Disconnectable, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)``, a quick call into the core (check, apply, replay,
-        a strategy's move), admitted like a search: it waits its turn for a
-        worker, and a full queue answers 503.
+        a strategy's move), in the quick runner: it waits its turn for a
+        quick worker, never behind a search, and a full queue answers 503.
 
         These calls take no Control, so the runner's stop at
         ``quick_seconds`` cannot reach one; they stay under that cap by
@@ -78,4 +80,4 @@ class Searches:
         validated sizes (tiles, deal, line and step lengths), and one that
         searches (a removal plan in a check) has a node cap of its own: a
         63-tile check takes about 0.1-0.3 s."""
-        return await self._runner.run(lambda _control: call(*args), self._settings.quick_seconds, request)
+        return await self._quick_runner.run(lambda _control: call(*args), self._settings.quick_seconds, request)

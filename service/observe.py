@@ -38,7 +38,7 @@ access_log = logging.getLogger("smokejumper.access")
 class Metrics:
     """The service's counters, histograms and live gauges."""
 
-    def __init__(self, runner: Runner, cache: ResultCache | None, jobs: Jobs) -> None:
+    def __init__(self, runner: Runner, quick_runner: Runner, cache: ResultCache | None, jobs: Jobs) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter("smokejumper_requests", "Requests answered, by route and status",
                                 ["method", "route", "status"], registry=self.registry)
@@ -48,7 +48,7 @@ class Metrics:
                                 "(searched, or cache)", ["game", "operation", "source"], registry=self.registry)
         self.nodes = Counter("smokejumper_search_nodes", "Nodes searched, by game and operation",
                              ["game", "operation"], registry=self.registry)
-        self.registry.register(_Live(runner, cache, jobs))
+        self.registry.register(_Live(runner, quick_runner, cache, jobs))
 
     def answered(self, method: str, route: str, status: int, seconds: float) -> None:
         """Count a request's answer, by its route template."""
@@ -64,18 +64,25 @@ class Metrics:
 
 
 class _Live(Collector):
-    """Gauges read when scraped: the runner's queue, the jobs, the cache's counts."""
+    """Gauges read when scraped: the runners' queues, the jobs, the cache's counts."""
 
-    def __init__(self, runner: Runner, cache: ResultCache | None, jobs: Jobs) -> None:
+    def __init__(self, runner: Runner, quick_runner: Runner, cache: ResultCache | None, jobs: Jobs) -> None:
         self._runner = runner
+        self._quick_runner = quick_runner
         self._cache = cache
         self._jobs = jobs
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        yield GaugeMetricFamily("smokejumper_searches_running", "Calls into the core running now",
+        yield GaugeMetricFamily("smokejumper_searches_running", "Searches running now",
                                 value=self._runner.running)
-        yield GaugeMetricFamily("smokejumper_queue_depth", "Calls waiting for a worker", value=self._runner.waiting)
-        yield GaugeMetricFamily("smokejumper_workers", "Worker threads", value=self._runner.workers)
+        yield GaugeMetricFamily("smokejumper_queue_depth", "Searches waiting for a worker", value=self._runner.waiting)
+        yield GaugeMetricFamily("smokejumper_workers", "Search worker threads", value=self._runner.workers)
+        yield GaugeMetricFamily("smokejumper_quick_running", "Quick calls into the core running now",
+                                value=self._quick_runner.running)
+        yield GaugeMetricFamily("smokejumper_quick_queue_depth", "Quick calls waiting for a quick worker",
+                                value=self._quick_runner.waiting)
+        yield GaugeMetricFamily("smokejumper_quick_workers", "Quick worker threads",
+                                value=self._quick_runner.workers)
         yield GaugeMetricFamily("smokejumper_jobs_running", "Jobs running now", value=self._jobs.running)
         yield GaugeMetricFamily("smokejumper_jobs_queued", "Jobs waiting for a job worker", value=self._jobs.queued)
         if self._cache is not None:

@@ -5,7 +5,7 @@ or cell. Also the request-body size guard."""
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -161,20 +161,20 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 class ShedMiddleware:
-    """A call into the core that the runner would refuse (every worker
+    """A call into the core that its runner would refuse (every worker
     busy, the queue full) gets its 503 before its body is parsed and
     validated: under overload most requests end so, and that work would
-    otherwise keep the event loop, and /healthz with it, busy."""
+    otherwise keep the event loop, and /healthz with it, busy.
+    ``full_by_path`` gives each POST route's runner's ``full``."""
 
-    def __init__(self, app: ASGIApp, full: Callable[[], str | None], paths: frozenset[str]) -> None:
+    def __init__(self, app: ASGIApp, full_by_path: Mapping[str, Callable[[], str | None]]) -> None:
         self.app = app
-        self.full = full
-        self.paths = paths
+        self.full_by_path = full_by_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         why = None
-        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"] in self.paths:
-            why = self.full()
+        if scope["type"] == "http" and scope["method"] == "POST" and (full := self.full_by_path.get(scope["path"])):
+            why = full()
         if why is None:
             await self.app(scope, receive, send)
             return

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, create_model
 
 from smokejumper import Control, Limit
 from smokejumper.cache import ResultCache
-from smokejumper.games import Game, Operation, query_model, registered, search_operation_names
+from smokejumper.games import Game, Kind, Operation, query_model, registered, search_operation_names
 
 from .guard import Guard
 from .jobs import Progress, event_stream
@@ -105,9 +105,10 @@ def served(game: Game) -> list[Operation]:
     return [op for op in game.operations.values() if op.kind != "batch"]
 
 
-def core_paths() -> list[str]:
-    """The POST routes whose calls go through the runner."""
-    return [f"/v1/{g.name}/{op.name}" for g in registered() for op in served(g) if op.kind != "data"]
+def core_paths(kind: Kind) -> list[str]:
+    """The POST routes of operations of ``kind`` (search or quick): those
+    whose calls go through that kind's runner."""
+    return [f"/v1/{g.name}/{op.name}" for g in registered() for op in served(g) if op.kind == kind]
 
 
 def game_list() -> GameList:
@@ -119,10 +120,10 @@ def game_list() -> GameList:
         for g in registered()])
 
 
-def router(settings: Settings, runner: Runner, cache: ResultCache | None, metrics: Metrics,
+def router(settings: Settings, runner: Runner, quick_runner: Runner, cache: ResultCache | None, metrics: Metrics,
            guard: Guard) -> APIRouter:
     r = APIRouter(prefix="/v1")
-    searches = Searches(settings, runner)
+    searches = Searches(settings, runner, quick_runner)
 
     listing = game_list().model_dump_json()  # fixed once the app is built
 

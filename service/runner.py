@@ -1,5 +1,7 @@
 """Calls into the core off the event loop, in a bounded pool, each with its
-own stop flag.
+own stop flag. The server has two runners: one for searches, one for quick
+calls (check, apply, replay, ...), so a quick call never waits behind a
+search.
 
 A search (or a quick call) runs on one of ``workers`` threads (the C++ core
 releases the GIL). Requests beyond that wait in a first-come queue, and a
@@ -41,12 +43,13 @@ class Disconnectable(Protocol):
 
 class Runner:
     def __init__(self, workers: int, queue_limit: int, grace_seconds: float = 0.5,
-                 poll_seconds: float = 0.1) -> None:
+                 poll_seconds: float = 0.1, lane: str = "search") -> None:
+        self.lane = lane  # what its workers run, for the 503's detail
         self.workers = workers
         self.queue_limit = queue_limit
         self.grace_seconds = grace_seconds
         self.poll_seconds = poll_seconds
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="smokejumper-search")
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"smokejumper-{lane}")
         # Loop-agnostic admission (the app may be driven by more than one
         # event loop, e.g. in tests): a counter and a FIFO of waiting
         # tickets, each woken on its own loop.
@@ -69,7 +72,7 @@ class Runner:
         """Why a new call would be refused now (every worker busy, the queue
         full), or None. A hint, read without the lock: admission decides."""
         if self._running >= self.workers and len(self._waiting) >= self.queue_limit:
-            return (f"all {self.workers} workers are busy and {len(self._waiting)} requests are waiting; "
+            return (f"all {self.workers} {self.lane} workers are busy and {len(self._waiting)} requests are waiting; "
                     "try again shortly")
         return None
 

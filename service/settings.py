@@ -40,8 +40,12 @@ class Settings:
     max_hint_samples: int = 1000
     workers: int = 2
     max_body_bytes: int = 1_000_000
-    # Searches waiting for a worker beyond this many get 503; None means 4 * workers.
+    # Calls waiting for a worker of their lane beyond this many get 503;
+    # None means 4 per worker of the lane.
     max_queue: int | None = None
+    # Quick calls (check, apply, replay, ...) have workers of their own, so
+    # that a page stays playable while every search worker is busy.
+    quick_workers: int = 2
     # How long past its time cap a search may run before the server stops it.
     grace_seconds: float = 0.5
     # Time cap of a quick call into the core (check, apply, replay, ...).
@@ -81,6 +85,8 @@ class Settings:
             raise ValueError(f"max_hint_samples must be >= 1, got {self.max_hint_samples}")
         if not 1 <= self.workers <= 256:
             raise ValueError(f"workers must be 1..256, got {self.workers}")
+        if not 1 <= self.quick_workers <= 256:
+            raise ValueError(f"quick_workers must be 1..256, got {self.quick_workers}")
         if self.max_body_bytes < 1:
             raise ValueError(f"max_body_bytes must be >= 1, got {self.max_body_bytes}")
         if self.max_queue is not None and self.max_queue < 0:
@@ -116,6 +122,10 @@ class Settings:
         return 4 * self.workers if self.max_queue is None else self.max_queue
 
     @property
+    def quick_queue_limit(self) -> int:
+        return 4 * self.quick_workers if self.max_queue is None else self.max_queue
+
+    @property
     def cap(self) -> Limit:
         """The server's caps as a Limit: ``Limit(...).capped(settings.cap)``."""
         return Limit(nodes=self.max_nodes, seconds=self.max_seconds, memory_mb=self.max_memory_mb)
@@ -130,7 +140,7 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from SMOKEJUMPER_MAX_SECONDS, _MAX_NODES, _MAX_MEMORY_MB,
         _MAX_HINT_SAMPLES, _WORKERS, _MAX_BODY_BYTES, _MAX_QUEUE,
-        _QUICK_SECONDS, _REQUEST_TIMEOUT, _MAX_CONNECTIONS, _JOB_WORKERS,
+        _QUICK_WORKERS, _QUICK_SECONDS, _REQUEST_TIMEOUT, _MAX_CONNECTIONS, _JOB_WORKERS,
         _MAX_JOBS_QUEUED, _JOB_MAX_SECONDS, _JOB_MAX_NODES, _JOB_MAX_MEMORY_MB,
         _API_KEYS and _CORS_ORIGINS
         (comma-separated), _RATE_LIMIT, _CACHE (a file;
@@ -146,6 +156,7 @@ class Settings:
             workers=_env(env, "WORKERS", _integer, d.workers),
             max_body_bytes=_env(env, "MAX_BODY_BYTES", _integer, d.max_body_bytes),
             max_queue=_env(env, "MAX_QUEUE", _integer, d.max_queue),
+            quick_workers=_env(env, "QUICK_WORKERS", _integer, d.quick_workers),
             quick_seconds=_env(env, "QUICK_SECONDS", float, d.quick_seconds),
             request_timeout=_env(env, "REQUEST_TIMEOUT", float, d.request_timeout),
             max_connections=_env(env, "MAX_CONNECTIONS", _integer, d.max_connections),

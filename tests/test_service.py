@@ -178,32 +178,60 @@ def occupy_the_worker(client, results) -> threading.Thread:
     return t
 
 
-def test_every_route_that_calls_the_core_answers_503_when_the_queue_is_full():
-    """Quick routes (check, replay, ...) are admitted like searches: with
-    the one worker busy and no room to wait, each answers 503."""
-    with server(workers=1, max_queue=0, max_seconds=3.0, grace_seconds=0.0) as c:
+def occupy_the_quick_worker(runner: Runner, release: threading.Event) -> threading.Thread:
+    """The one quick worker held until ``release`` is set (the runner
+    serves any event loop, so this thread's own will do)."""
+    t = threading.Thread(target=lambda: asyncio.run(runner.run(lambda _control: release.wait(10), seconds=10)))
+    t.start()
+    deadline = time.monotonic() + 3
+    while runner.running == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runner.running == 1
+    return t
+
+
+def test_each_lane_answers_503_when_its_queue_is_full_and_not_the_other():
+    """With the one search worker busy and no room to wait, every search
+    route answers 503 and every quick route (check, replay, ...) still
+    answers; with the one quick worker busy too, the quick routes answer
+    503."""
+    with server(workers=1, quick_workers=1, max_queue=0, max_seconds=3.0, grace_seconds=0.0) as c:
         spec = c.get("/openapi.json").json()
-        results: dict = {}
-        t = occupy_the_worker(c, results)
-        refused = []
+        calls = []
         for route, item in spec["paths"].items():
             # The service's own routes take no worker (jobs have workers of their own).
             if not route.startswith("/v1/") or route.startswith(("/v1/searches/", "/v1/jobs", "/v1/cache")):
                 continue
-            for method, op in item.items():
+            for method in item:
+                calls.append((method, route, request_examples(spec, method, route)[0]))
+        searches = {path(g, op.name) for g, op in POSTED if op.kind == "search"}
+        quick = {path(g, op.name) for g, op in POSTED if op.kind == "quick"}
+        assert searches and quick
+        results: dict = {}
+        t = occupy_the_worker(c, results)
+        release = threading.Event()
+        try:
+            for method, route, body in calls:
                 if method == "get":  # data, in plain Python: takes no worker
-                    query = request_examples(spec, method, route)[0]
-                    assert c.request(method, route, params=query).status_code == 200, route
+                    assert c.request(method, route, params=body).status_code == 200, route
                     continue
-                r = c.request(method, route, json=request_examples(spec, method, route)[0])
-                assert_problem(r, 503, "busy")
-                assert r.headers.get("retry-after") == "1"
-                assert "503" in op["responses"], route
-                refused.append(route)
-        assert c.app.state.runner.running == 1  # every refusal above came while the solve ran
+                r = c.request(method, route, json=body)
+                if route in searches:
+                    assert_problem(r, 503, "search workers are busy")
+                    assert r.headers.get("retry-after") == "1"
+                    assert "503" in spec["paths"][route][method]["responses"], route
+                else:
+                    assert route in quick and r.status_code == 200, (route, r.text)
+            held = occupy_the_quick_worker(c.app.state.quick_runner, release)
+            for route in sorted(quick):
+                body = next(b for _, p, b in calls if p == route)
+                assert_problem(c.post(route, json=body), 503, "quick workers are busy")
+            assert c.app.state.runner.running == 1  # every answer above came while the solve ran
+        finally:
+            release.set()
+        held.join()
         t.join()
         assert results["slow"].status_code == 200
-        assert sorted(refused) == sorted(path(g, op.name) for g, op in POSTED)
 
 
 def test_an_overloaded_server_sheds_a_call_before_reading_its_body():
@@ -213,30 +241,26 @@ def test_an_overloaded_server_sheds_a_call_before_reading_its_body():
     with server(workers=1, max_queue=0, max_seconds=3.0, grace_seconds=0.0) as c:
         results: dict = {}
         t = occupy_the_worker(c, results)
-        assert_problem(c.post(path(FIRST, "check"), json={"position": 5}), 503, "workers are busy")
+        assert_problem(c.post(path(FIRST, "solve"), json={"position": 5}), 503, "workers are busy")
         assert_problem(post_raw(c, path(FIRST, "hint"), b"{not json"), 503, "workers are busy")
         assert c.get("/healthz").status_code == 200
         t.join()
-        assert_problem(c.post(path(FIRST, "check"), json={"position": 5}), 422, "body.position")
+        assert_problem(c.post(path(FIRST, "solve"), json={"position": 5}), 422, "body.position")
 
 
-def test_a_quick_route_waits_in_the_queue_behind_a_search():
-    with server(workers=1, max_queue=1, max_seconds=0.5, grace_seconds=0.0) as c:
+def test_a_quick_route_does_not_wait_behind_a_search():
+    """The page stays playable while searches hold every worker: a check
+    runs on a quick worker at once, and the search's queue stays empty."""
+    with server(workers=1, max_queue=1, max_seconds=3.0, grace_seconds=0.0) as c:
         runner = c.app.state.runner
         results: dict = {}
         t = occupy_the_worker(c, results)
-        checked = threading.Thread(target=lambda: results.update(
-            check=c.post(path(FIRST, "check"), json={"position": HARD_SOLVE["position"]})))
-        checked.start()
-        deadline = time.monotonic() + 3
-        while runner.waiting == 0 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert runner.waiting == 1 and runner.running == 1
+        checked = c.post(path(FIRST, "check"), json={"position": HARD_SOLVE["position"]})
+        assert checked.status_code == 200, checked.text
+        assert runner.running == 1 and runner.waiting == 0  # answered while the search still ran
         t.join()
-        checked.join()
         assert results["slow"].status_code == 200
-        assert results["check"].status_code == 200, results["check"].text
-        assert runner.waiting == 0 and runner.running == 0
+        assert c.app.state.quick_runner.running == 0
 
 
 # ----------------------------------------------------------- hostile input
@@ -423,10 +447,13 @@ def test_settings_from_env():
     with pytest.raises(ValueError, match="max_seconds"):
         Settings.from_env({"SMOKEJUMPER_MAX_SECONDS": "inf"})
     queued = Settings.from_env({"SMOKEJUMPER_MAX_QUEUE": "64", "SMOKEJUMPER_QUICK_SECONDS": "0.5"})
-    assert (queued.queue_limit, queued.quick_seconds) == (64, 0.5)
-    assert (d.max_queue, d.quick_seconds) == (None, 2.0)
+    assert (queued.queue_limit, queued.quick_queue_limit, queued.quick_seconds) == (64, 64, 0.5)
+    assert (d.max_queue, d.quick_seconds, d.quick_workers, d.quick_queue_limit) == (None, 2.0, 2, 8)
     with pytest.raises(ValueError, match="quick_seconds"):
         Settings.from_env({"SMOKEJUMPER_QUICK_SECONDS": "0"})
+    assert Settings.from_env({"SMOKEJUMPER_QUICK_WORKERS": "3"}).quick_queue_limit == 12
+    with pytest.raises(ValueError, match="quick_workers"):
+        Settings.from_env({"SMOKEJUMPER_QUICK_WORKERS": "0"})
 
 
 def test_the_hint_samples_cap_from_env():
