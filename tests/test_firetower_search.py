@@ -82,6 +82,26 @@ def test_the_hint_shares_its_iterations_evenly_and_answers_by_mean():
     assert any(greedy in (m.move, *m.equivalent) for m in searched)
 
 
+def test_a_hint_asked_for_every_move_values_every_distinct_move():
+    """candidates=0 puts every distinct move at the root: given at least a
+    visit a move in each of the 8 trees, each is valued, the iterations
+    again shared evenly; the answer still does not depend on the thread
+    count. A count in between values that many, greedy's best first."""
+    distinct = len(firetower.hint(NEAR_A_WIN, Limit(nodes=8), seed=1).moves)
+    every = firetower.hint(NEAR_A_WIN, Limit(nodes=16 * distinct), seed=5, candidates=0, workers=2)
+    assert every.stats.candidates == len(every.moves) == distinct > 8
+    assert min(m.n for m in every.moves) >= 8 and max(m.n for m in every.moves) - min(m.n for m in every.moves) <= 8
+    assert every == firetower.hint(NEAR_A_WIN, Limit(nodes=16 * distinct), seed=5, candidates=0, workers=1) \
+        .model_copy(update={"stats": every.stats})
+    three = firetower.hint(NEAR_A_WIN, Limit(nodes=240), seed=5, candidates=3)
+    assert three.stats.candidates == 3 and [m.n > 0 for m in three.moves].count(True) == 3
+    eight = firetower.hint(NEAR_A_WIN, Limit(nodes=240), seed=5)
+    # greedy's best 3 are among its best 8
+    assert {json.dumps(m.move) for m in three.moves[:3]} <= {json.dumps(m.move) for m in eight.moves[:8]}
+    with pytest.raises(ValueError, match="candidates"):
+        firetower.hint(NEAR_A_WIN, Limit(nodes=8), candidates=-1)
+
+
 def test_mcts_chooses_moves_the_baselines_do_not():
     """On a fixed set of positions (Level 1 games by greedy, every tenth
     action), with a fixed seed, the hint's best move differs from greedy's

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -232,7 +233,7 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
       py::arg("data"), py::arg("level"), py::arg("seed"), py::arg("order_known") = false, py::arg("turn_limit") = 100);
 
   m.def("hint", [](const Session& session, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb,
-                   Control* control, uint64_t seed, bool score, uint32_t threads, size_t listed) {
+                   Control* control, uint64_t seed, bool score, uint32_t threads, uint32_t candidates, size_t listed) {
         HintResult r;
         {
           py::gil_scoped_release release;
@@ -240,6 +241,7 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
           o.seed = seed;
           o.score = score;
           o.threads = threads;
+          o.root_candidates = candidates == 0 ? std::numeric_limits<uint32_t>::max() : candidates;  // 0: every move
           r = hint(session.engine(), session.state(), make_limits(max_nodes, max_seconds, max_memory_mb), o, control);
         }
         py::dict d;
@@ -266,7 +268,7 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
         return d;
       },
       py::arg("session"), py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"), py::arg("control"),
-      py::arg("seed"), py::arg("score"), py::arg("threads"), py::arg("listed"));
+      py::arg("seed"), py::arg("score"), py::arg("threads"), py::arg("candidates"), py::arg("listed"));
 
   // How the random baseline counts the action's moves without listing the
   // large families; equal to moves()'s count (a test checks it).

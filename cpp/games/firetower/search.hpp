@@ -36,7 +36,7 @@ struct HintOptions {
   bool score = false;        // expected score (0 unless won) instead of the win probability
   uint32_t threads = 1;
   uint32_t trees = 8;        // independent of threads: the same answer on any thread count
-  uint32_t root_candidates = 8;  // moves the search values at the root, by greedy's h first
+  uint32_t root_candidates = 8;  // moves the search values at the root, by greedy's h first (8 beat greedy)
 };
 
 struct HintMove {

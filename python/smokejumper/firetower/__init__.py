@@ -402,7 +402,8 @@ class HintStats(SearchCounts):
     iterations: int = Field(description="Simulated games (= nodes)")
     tree_nodes: int
     arena_full: bool = Field(description="A tree filled its memory share and went on by rollouts alone")
-    candidates: int = Field(description="Moves the search valued at the root (greedy's best first)")
+    candidates: int = Field(description="Moves the search valued at the root (greedy's best first; the request's "
+                                        "candidates, or every distinct move)")
     threads: int
 
 
@@ -411,7 +412,8 @@ class HintResult(RulesReported):
     objective: Objective
     moves: list[HintMove] = Field(description="Every distinct legal move (hawk cards: a few arrangements each), "
                                               "best first: the searched ones by the mean of what the search "
-                                              "steered by (ties in greedy's order), then the rest with n 0")
+                                              "steered by (ties in greedy's order), then the rest with n 0 (the "
+                                              "request's candidates, 0 for every move, says how many are searched)")
     moves_total: int = Field(description="Every distinct legal move, all hawk arrangements counted")
     best: dict[str, Any] | None = Field(description="The recommended move")
     value: float = Field(description="The position's value: its best move's, or at a chance point the mean")
@@ -422,6 +424,11 @@ class HintResult(RulesReported):
     seed: int
     stats: HintStats
 
+
+# The moves a hint values at the root by default, greedy's best first: what
+# beat greedy (docs/benchmarks.md); more share the same iterations.
+HINT_CANDIDATES = 8
+MAX_CANDIDATES = 100_000
 
 # A sampling search has no end of its own: without a time or node limit
 # these bound it (in nodes, so that the answer stays the seed's alone). 64
@@ -440,15 +447,18 @@ def _bounded(limit: Limit | None, default: Limit) -> Limit:
 
 def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objective: Objective = "win",
          workers: int | None = None, control: Control | None = None,
-         max_moves: int = DEFAULT_MAX_MOVES) -> HintResult:
+         max_moves: int = DEFAULT_MAX_MOVES, candidates: int = HINT_CANDIDATES) -> HintResult:
     """Every distinct legal move at the current decision with its value
     estimated by Monte Carlo tree search (cpp/search/mcts.hpp: hidden cards
-    and dice sampled as they come), best first. The root's candidates are
-    the moves greedy's h ranks highest; rollouts play a sampled greedy.
+    and dice sampled as they come), best first. The root's ``candidates``
+    are the moves greedy's h ranks highest (0: every distinct move, each
+    then valued, on fewer samples apiece); rollouts play greedy.
     ``workers`` threads give the same answer as one under a node limit.
     Without a time or node limit, :data:`HINT_LIMIT`."""
     if objective not in ("win", "score"):
         raise ValueError(f"objective must be 'win' or 'score', got {objective!r}")
+    if not 0 <= candidates <= MAX_CANDIDATES:
+        raise ValueError(f"candidates must be 0 (every move) .. {MAX_CANDIDATES}, got {candidates}")
     if not 0 <= seed < 2**64:
         raise ValueError(f"seed must be 0..2**64-1, got {seed}")
     threads = _batch.thread_count(workers)
@@ -457,7 +467,7 @@ def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objecti
     if session.status != "ongoing":
         raise InvalidPositionError(f"hint: the game is over ({session.status})")
     raw = _native.hint(session, *_bounded(limit, HINT_LIMIT).native(), control, seed, objective == "score", threads,
-                       max_moves)
+                       candidates, max_moves)
     moves = [{"move": json.loads(m["move"]), "value": m["value"], "ci95": m["ci95"], "n": m["n"],
               "search_value": m["search_value"], "equivalent": [json.loads(e) for e in m["equivalent"]]}
              for m in raw["moves"]]
@@ -733,7 +743,11 @@ HintRequest = request(
     "FiretowerHintRequest", "A game at a decision (or chance point) to search, under a limit.",
     [{"position": _EXAMPLE, "seed": 1, "limit": {"seconds": 2}}], position=_STATE, seed=_SEED,
     objective=(Objective, Field("win", description="win: the win probability; score: the expected score (0 unless won)")),
-    workers=_WORKERS, limit=(LimitRequest | None, Field(None, description="For the search")))
+    workers=_WORKERS,
+    candidates=(int, Field(HINT_CANDIDATES, ge=0, le=MAX_CANDIDATES,
+                           description="moves the search values, greedy's best first; 0: every distinct move "
+                                       "(the same iterations shared among more)")),
+    limit=(LimitRequest | None, Field(None, description="For the search")))
 PlayRequest = request(
     "FiretowerPlayRequest", "A whole game to play.", [{"level": 1, "seed": 7, "policy": "greedy"}],
     level=_LEVEL, seed=_SEED, policy=(Policy, Field("mcts", description="who decides: mcts, greedy or random")),
@@ -772,7 +786,7 @@ GAME = Game(
         Operation("hint", "Every legal move with its estimated win probability (or score), 95% interval and "
                   "samples, best first", "search", HintRequest, HintResult,
                   lambda q, limit, control: hint(q.position, limit, seed=q.seed, objective=q.objective,
-                                                 workers=q.workers, control=control),
+                                                 workers=q.workers, control=control, candidates=q.candidates),
                   _hint_text, capped={"workers": "threads"}, default_limit=HINT_LIMIT),
         Operation("play", "A whole seeded game by a policy; its record", "batch", PlayRequest, PlayResult,
                   lambda q, limit, control, progress: play(q.level, q.seed, policy=q.policy, limit=limit,
