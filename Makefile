@@ -46,8 +46,8 @@ SAN_STAMP := $(SAN_VENV)/.installed
 # searches whose paths lighter tests take): their time goes to the Python
 # references, to Python's own loop and to node counts, and `make test` has
 # run them whole. Left to `make
-# test`: the CLI's tests (each starts a process; the calls they make are
-# the in-process tests' own), the page in a browser, the README, the house
+# test`: the CLI's tests (the calls they make into the core are the other
+# tests' own), the page in a browser, the README, the house
 # rules, and the service's plumbing (cache, jobs, slow clients) whose C++
 # calls are the routes' (test_service.py and test_stress.py load those here).
 SAN_TESTS ?= tests --ignore=tests/browser --ignore-glob='tests/test_*cli.py' --ignore=tests/test_readme.py \

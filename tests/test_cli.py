@@ -1,9 +1,10 @@
 """The ``smokejumper`` command's contract: exit codes (0 success, 1 a
 replayed line that does not win, 2 bad input with exactly one line on stderr
 and never a traceback, 130 interrupted by Ctrl-C, 141 standard output closed
-early), help texts, files and standard input. Every test runs the real
-command in a subprocess, on every registered game; what one game's answers
-say is in its own tests/test_<game>_cli.py."""
+early), help texts, files and standard input, on every registered game
+(the command's main in this process, and in a real one where only a
+process shows it: tests/cli_support.py); what one game's answers say is in
+its own tests/test_<game>_cli.py."""
 
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ def positions(tmp_path_factory) -> dict[str, object]:
 # ---------------------------------------------------------------- help
 
 def test_help_lists_every_exit_code():
-    text = " ".join(run("--help").stdout.split())
+    text = " ".join(run("--help", process=True).stdout.split())
     for code in ("0 success", "1 a replay that fails", "2 bad input", "130 interrupted",
                  "141 standard output closed"):
         assert code in text
@@ -109,6 +110,18 @@ def test_limit_options_have_help_with_their_defaults(game, op):
 
 
 # ---------------------------------------------------------------- reading files and stdin
+
+@pytest.mark.parametrize("game", GAMES, ids=name)
+def test_the_command_in_a_process_of_its_own_answers_as_its_main_does(positions, game):
+    """The other tests call the command's main in this process; here the
+    real entry point, a new interpreter, on the same file and stdin."""
+    path = positions[game.name]
+    res = run("check", game.name, "-", "--json", stdin=path.read_text(), process=True)
+    assert (res.returncode, res.stderr) == (0, "") and json.loads(res.stdout) == run_json("check", game.name, path)
+    bad = run("check", game.name, "-", stdin="[1, 2]", process=True)
+    assert_bad_input(bad)
+    assert bad.stderr == run("check", game.name, "-", stdin="[1, 2]").stderr
+
 
 @pytest.mark.parametrize("game", GAMES, ids=name)
 def test_a_position_on_stdin_reads_as_from_a_file(positions, game):
