@@ -8,6 +8,7 @@ SMOKEJUMPER_CROSS_CASES scales the number of cases (default 2000)."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from fractions import Fraction
@@ -239,6 +240,44 @@ def test_a_large_hint_samples_the_policys_first_moves_on_the_deals_a_solve_after
     for m in sampled:
         again = onrun.solve(_after_move(p, m.move), LIMIT, seed=4, samples=6, sample_only=True)
         assert again.sampled == m.sampled, dump(m.move)
+
+
+def test_a_hint_asked_for_every_move_samples_every_move_and_its_first_moves_alike():
+    """candidates=0 samples every distinct move (and every draw) on the
+    same deals; the policy's first 8 get the very answers they get by
+    default, and 3 asks for 3 of them."""
+    def sampled(hint: onrun.HintResult) -> dict[str, onrun.HintMove]:
+        return {json.dumps(dump(m.move)): m for m in hint.moves if m.sampled is not None}
+
+    p = _large(3, drawn=True)
+    every = onrun.hint(p, LIMIT, seed=4, samples=2, candidates=0)
+    assert len(sampled(every)) == len(every.moves) > 8
+    assert all(m.sampled.samples == 2 for m in every.moves)
+    for asked, count in ((None, 8), (3, 3)):
+        some = sampled(onrun.hint(p, LIMIT, seed=4, samples=2, **({} if asked is None else {"candidates": asked})))
+        assert len(some) == count and all(sampled(every)[k] == m for k, m in some.items())
+    draws = onrun.hint(_large(5, drawn=False), LIMIT, seed=2, samples=2, candidates=0)
+    assert all(d.sampled is not None for d in draws.draws)
+    with pytest.raises(ValueError, match="candidates"):
+        onrun.hint(p, LIMIT, candidates=-1)
+
+
+def test_a_hint_asked_for_every_move_keeps_its_samplers_within_the_memory_limit():
+    """A full game's turn ten turns in (163 distinct moves): under 1 MB the
+    samplers kept side by side are fewer than the moves, and the answer
+    says memory stopped it; the same under the default memory does not."""
+    deal = onrun.deal(2).position.model_dump(mode="json", exclude_none=True)
+    line: list = []
+    for _ in range(10):
+        moves = onrun.check(onrun.replay(deal, line).position).moves
+        busy = [m for m in moves if m.move.action.kind != "pass"]
+        line.append(busy[len(busy) // 2].move)
+    board = onrun.replay(deal, line).position.model_dump(mode="json", exclude_none=True)
+    rest = board["deal_rest"]
+    p = {**{k: board[k] for k in ("tiles", "edge", "supply", "next")}, "drawn": rest[0], "pool": rest[1:]}
+    assert len(onrun.check(p).moves) == 163
+    assert onrun.hint(p, Limit(nodes=1, memory_mb=1), candidates=0).stats.stopped_by == "memory"
+    assert onrun.hint(p, Limit(nodes=1), candidates=0).stats.stopped_by == "nodes"
 
 
 def test_a_large_hint_without_a_tile_drawn_samples_the_likeliest_draws():

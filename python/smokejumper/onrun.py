@@ -35,6 +35,9 @@ BOX_TILES = 43
 # Sampled answers (order hidden): how many deals by default, and at most.
 DEFAULT_SAMPLES = 64
 MAX_SAMPLES = 100_000
+# Sampled hints: how many moves (or draws) are valued by default, and at most.
+HINT_CANDIDATES: int = _native.HINT_CANDIDATES
+MAX_CANDIDATES = 100_000
 COLORS = ("blue", "yellow", "red", "green")
 
 # The spec's table; an assumption about the box, not a fact from it.
@@ -482,19 +485,22 @@ def _check_sampling(seed: int, samples: int) -> None:
 
 
 def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None, seed: int = 0,
-         samples: int = DEFAULT_SAMPLES) -> HintResult:
+         samples: int = DEFAULT_SAMPLES, candidates: int = HINT_CANDIDATES) -> HintResult:
     """Every distinct legal move with its best final score (order hidden:
     expected score), best first; the limit is shared by the moves. Order
     hidden with no tile drawn: the value of each possible draw instead.
     Order hidden, when the exact values cannot be had: the policy's first
-    few moves (or the likeliest draws) get sampled bounds, ``samples``
-    deals drawn by ``seed``, the same deals for each, ranked by the
-    policy's mean."""
+    ``candidates`` moves (or the likeliest draws; 0: every one) get sampled
+    bounds, ``samples`` deals drawn by ``seed``, the same deals for each,
+    ranked by the policy's mean."""
     p = load_position(position)
     _co_op_only(p, "hint")
+    if not 0 <= candidates <= MAX_CANDIDATES:
+        raise ValueError(f"candidates must be 0 (every one) .. {MAX_CANDIDATES}, got {candidates}")
     if p.hidden:
         _check_sampling(seed, samples)
-        raw = _native.hidden_hint(*p.hidden_native(), *(limit or Limit()).native(), control, seed, samples)
+        raw = _native.hidden_hint(*p.hidden_native(), *(limit or Limit()).native(), control, seed, samples,
+                                  candidates)
         upper = _native.hidden_check(*p.hidden_native())["upper_score"]
         moves = [{**m, "best_score": None, "won": None, "score_bounds": (0, upper), "exact": m["expected_score"] is not None,
                   "line": None} for m in raw["moves"]]
@@ -691,17 +697,22 @@ _THREE: dict = {"players": 3, "deal": [{"n": 3}, {"n": 5}, {"n": 2}, {"n": 6}, {
 _TWO: dict = {"players": 2, "tiles": [{"q": 0, "r": 0, "n": 3, "pawns": [1, 0, 0, 0]}, {"q": 1, "r": 0, "n": 5}],
               "supply": [1, 1, 1, 1], "deal_rest": [{"n": 2}]}
 
-SearchRequest = search_request("OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}])
 # The order hidden, a tile drawn: its moves are listed too.
 _HIDDEN_EXAMPLE: dict = {"start": [{"n": 3}, {"n": 5}], "pool": [{"n": 2}, {"n": 6}], "drawn": {"n": 1},
                          "supply": [1, 1, 1, 0]}
 CheckRequest = position_request("OnrunCheckRequest", Position,
                                 [{"position": _EXAMPLE}, {"position": _THREE}, {"position": _TWO},
                                  {"position": _HIDDEN_EXAMPLE}])
-SearchRequest = search_request(
-    "OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}],
+_SAMPLING = dict(
     seed=(int, Field(0, ge=0, lt=2**64, description="Order hidden, sampled: the seed of the deals")),
     samples=(int, Field(DEFAULT_SAMPLES, ge=1, le=MAX_SAMPLES, description="Order hidden, sampled: how many deals")))
+SearchRequest = search_request("OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}],
+                               **_SAMPLING)
+HintRequest = search_request(
+    "OnrunHintRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}], **_SAMPLING,
+    candidates=(int, Field(HINT_CANDIDATES, ge=0, le=MAX_CANDIDATES,
+                           description="Order hidden, sampled: moves (or draws) valued, the policy's first; 0: "
+                                       "every one (the same limit shared among more)")))
 ReplayRequest = request(
     "OnrunReplayRequest", "A position and the moves to play from it.",
     [{"position": _EXAMPLE, "line": [{"place": [0, 1], "action": {"kind": "tile", "tile": [1, 0], "count": 1}}]},
@@ -859,8 +870,9 @@ GAME = Game(
                   lambda q, limit, control: solve(q.position, limit, control=control, seed=q.seed, samples=q.samples),
                   _solve_text),
         Operation("hint", "Every distinct legal move with its best final score, best first", "search",
-                  SearchRequest, HintResult,
-                  lambda q, limit, control: hint(q.position, limit, control=control, seed=q.seed, samples=q.samples),
+                  HintRequest, HintResult,
+                  lambda q, limit, control: hint(q.position, limit, control=control, seed=q.seed, samples=q.samples,
+                                                 candidates=q.candidates),
                   _hint_text),
         Operation("check", "Validate a position and list its distinct legal moves", "quick",
                   CheckRequest, CheckResult, position_call(check), _check_text),

@@ -228,6 +228,7 @@ void bind_onrun_contest(py::module_& m);  // competitive_binding.cpp
 
 SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
   m.attr("MAX_TILES") = kMaxTiles;
+  m.attr("HINT_CANDIDATES") = kHintCandidates;
   m.attr("MAX_PAWNS_PER_COLOR") = kMaxPawnsPerColor;
   m.attr("MAX_COORDINATE") = kMaxCoordinate;
   bind_onrun_contest(m);
@@ -382,12 +383,13 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
   m.def(
       "hidden_hint",
       [](HIDDEN_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control, uint64_t seed,
-         int samples) {
+         int samples, size_t candidates) {
         HiddenHintResult r;
         {
           py::gil_scoped_release release;
           const std::unique_ptr<HiddenGame> game = make_hidden(tiles, edge, supply, next, pool, turns_left, drawn);
-          r = hint_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control, seed, samples);
+          r = hint_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control, seed, samples,
+                          candidates);
         }
         py::list moves, draws;
         for (const HiddenChoice& h : r.moves) {
@@ -412,7 +414,8 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
         return d;
       },
       HIDDEN_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
-      py::arg("control") = nullptr, py::arg("seed") = 0, py::arg("samples") = kDefaultSamples);
+      py::arg("control") = nullptr, py::arg("seed") = 0, py::arg("samples") = kDefaultSamples,
+      py::arg("candidates") = kHintCandidates);
 
   m.def(
       "replay",

@@ -1,6 +1,7 @@
 # The submodule _core.onrun (binding.cpp); CMakeLists.txt appends it to cpp/bindings/module.pyi.
 class onrun:  # a submodule
     MAX_TILES: int
+    HINT_CANDIDATES: int
     MAX_PAWNS_PER_COLOR: int
     MAX_COORDINATE: int
     TileTuple = tuple[int, int, int, int, list[int]]  # q, r, n, spaces, pawns per colour
@@ -54,4 +55,4 @@ class onrun:  # a submodule
     def hidden_hint(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
                     pool: list[onrun.NewTuple], turns_left: int, drawn: onrun.NewTuple | None, max_nodes: int,
                     max_seconds: float, max_memory_mb: int, control: Control | None = None, seed: int = 0,
-                    samples: int = 64) -> dict: ...
+                    samples: int = 64, candidates: int = 8) -> dict: ...

@@ -330,7 +330,7 @@ bool exact_values(ExactExpectimax<HiddenGame>& search, Budget& budget, std::vect
 }  // namespace
 
 HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed,
-                             int samples) {
+                             int samples, size_t candidates) {
   HiddenHintResult r;
   Budget budget(limits, control, kPollEvery);
   const HiddenGame::Node& root = game.root();
@@ -387,10 +387,21 @@ HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Contr
     budget.end_slice(outer);
   }
   uint64_t inner_nodes = 0;
+  bool memory_cut = false;
   if (!all_exact) {
+    // The sampled games are kept side by side: a quarter of the memory limit
+    // at most (a full game's turn may have 20,000 moves); past that, the
+    // policy's favourites, and the answer says memory stopped it.
+    const size_t fits = std::max<size_t>(1, std::max<uint64_t>(1, limits.max_memory_mb) * (uint64_t{1} << 20) / 4 /
+                                                sizeof(HiddenGame));
+    const size_t wanted = candidates == 0 ? items.size() : candidates;
     std::vector<size_t> chosen;
     for (size_t i : preferred)
-      if (!*items[i].exact && chosen.size() < kHintCandidates) chosen.push_back(i);
+      if (!*items[i].exact && chosen.size() < wanted) chosen.push_back(i);
+    if (chosen.size() > fits) {
+      chosen.resize(fits);
+      memory_cut = true;
+    }
     std::vector<HiddenGame> games;
     games.reserve(chosen.size());
     for (size_t i : chosen) games.push_back(game.rooted_at(items[i].node));
@@ -426,7 +437,8 @@ HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Contr
   r.exact = all_exact;
   r.stats.nodes = budget.nodes() + inner_nodes;
   r.stats.seconds = budget.seconds();
-  r.stats.stopped_by = budget.reason();
+  // Memory first: it decided which moves are sampled at all.
+  r.stats.stopped_by = memory_cut ? StopReason::kMemory : budget.reason();
   r.stats.pruned = search.pruned();
   r.stats.max_depth = search.max_depth();
   r.stats.table = search.table_stats();

@@ -405,9 +405,9 @@ PolicyGame play_policy(const Game& game, const Limits& limits, Control* control)
 // and more), and the answer is sampled at once.
 inline constexpr int kExactTurns = 12;
 inline constexpr int kDefaultSamples = 64;
-// A hint that cannot be exact samples this many moves (or draws), the
-// policy's favourites, side by side on the same deals; a full game's turn
-// has thousands of moves, and a value for each is out of reach.
+// A hint that cannot be exact samples this many moves (or draws) by
+// default, the policy's favourites, side by side on the same deals; a full
+// game's turn has thousands of moves, each sampled only as the limit allows.
 inline constexpr size_t kHintCandidates = 8;
 // The node quota of one known-order solve of a sampled deal (fixed, so the
 // answer is the same on any machine); a smaller max_nodes shares itself out.
@@ -417,8 +417,8 @@ inline constexpr uint64_t kClairvoyantNodes = 2'000;
 HiddenSolveResult solve_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed,
                                int samples, bool sample_only = false);
 // Exact values when the position is small enough; else (or past a limit)
-// sampled bounds for the first kHintCandidates moves or draws.
+// sampled bounds for the first `candidates` moves or draws (0: all).
 HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed = 0,
-                             int samples = kDefaultSamples);
+                             int samples = kDefaultSamples, size_t candidates = kHintCandidates);
 
 }  // namespace sj::onrun
