@@ -596,6 +596,8 @@ def test_metrics_count_requests_searches_nodes_and_the_cache(tmp_path):
     assert metric(text, "smokejumper_cache_hits") == 1 and metric(text, "smokejumper_cache_entries") == 1
     assert metric(text, "smokejumper_workers") == 2
     assert "smokejumper_queue_depth 0.0" in text and "smokejumper_searches_running 0.0" in text
+    assert metric(text, "smokejumper_quick_workers") == 2
+    assert "smokejumper_quick_queue_depth 0.0" in text and "smokejumper_quick_running 0.0" in text
 
 
 def test_every_answer_has_a_request_id_and_one_json_log_line(caplog):
