@@ -84,10 +84,19 @@ def assert_replay(game: str, position: Path, line: Path, code: int, illegal: boo
         assert said == illegal, (line.name, flag, res.stdout)
 
 
+def _as_in_a_terminal() -> None:
+    """The command's Ctrl-C as a terminal's foreground job has it: a suite
+    started in the background by a script (`make test &`) passes its
+    children SIGINT ignored, and Python then never raises
+    KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def assert_interrupts(*args) -> None:
     """Ctrl-C in the middle of the command stops it at once: exit 130, nothing
     on stdout (half a search is no answer), one line on stderr."""
-    proc = subprocess.Popen(CLI + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(CLI + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_as_in_a_terminal)
     try:
         time.sleep(2.0)  # imported and well into the search (it needs 10 s or more)
         assert proc.poll() is None, "the search ended before it could be interrupted"
