@@ -201,6 +201,7 @@ py::dict search_stats(const HintResult& r) {
 
 SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules engine, sampling search)") {
   m.attr("MAX_LEVEL") = 7;
+  m.attr("HINT_CANDIDATES") = HintOptions{}.root_candidates;
   py::class_<Data>(m, "Data", "The cards, Inferno, die, hawks and levels (spec sections 2-3), from their JSON.")
       .def(py::init(&make_data), py::arg("text"));
 

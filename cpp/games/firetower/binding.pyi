@@ -2,6 +2,7 @@
 # Positions, records, moves and events cross as the spec's JSON text.
 class firetower:  # a submodule
     MAX_LEVEL: int
+    HINT_CANDIDATES: int
 
     class Data:
         """The cards, Inferno, die, hawks and levels (spec sections 2-3), from their JSON."""

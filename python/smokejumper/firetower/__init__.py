@@ -427,7 +427,7 @@ class HintResult(RulesReported):
 
 # The moves a hint values at the root by default, greedy's best first: what
 # beat greedy (docs/benchmarks.md); more share the same iterations.
-HINT_CANDIDATES = 8
+HINT_CANDIDATES: int = _native.HINT_CANDIDATES
 MAX_CANDIDATES = 100_000
 
 # A sampling search has no end of its own: without a time or node limit
