@@ -119,11 +119,14 @@ class Settings:
 
     @property
     def queue_limit(self) -> int:
-        return 4 * self.workers if self.max_queue is None else self.max_queue
+        return self._lane_queue(self.workers)
 
     @property
     def quick_queue_limit(self) -> int:
-        return 4 * self.quick_workers if self.max_queue is None else self.max_queue
+        return self._lane_queue(self.quick_workers)
+
+    def _lane_queue(self, workers: int) -> int:
+        return 4 * workers if self.max_queue is None else self.max_queue
 
     @property
     def cap(self) -> Limit:

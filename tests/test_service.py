@@ -164,30 +164,27 @@ def test_a_queued_request_whose_client_leaves_gives_up_its_place():
     asyncio.run(scenario())
 
 
-def occupy_the_worker(client, results) -> threading.Thread:
-    """A hard solve on a thread, once it holds a worker."""
-    def slow():
-        results["slow"] = client.post(path(FIRST, "solve"), json=HARD_SOLVE)
-
-    t = threading.Thread(target=slow)
-    t.start()
-    deadline = time.monotonic() + 3
-    while client.app.state.runner.running == 0 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert client.app.state.runner.running == 1
-    return t
-
-
-def occupy_the_quick_worker(runner: Runner, release: threading.Event) -> threading.Thread:
-    """The one quick worker held until ``release`` is set (the runner
-    serves any event loop, so this thread's own will do)."""
-    t = threading.Thread(target=lambda: asyncio.run(runner.run(lambda _control: release.wait(10), seconds=10)))
+def holding(runner: Runner, work: Callable[[], Any]) -> threading.Thread:
+    """``work`` started on a thread, returned once it holds ``runner``'s one worker."""
+    t = threading.Thread(target=work)
     t.start()
     deadline = time.monotonic() + 3
     while runner.running == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert runner.running == 1
     return t
+
+
+def occupy_the_worker(client, results) -> threading.Thread:
+    """A hard solve on a thread, once it holds a worker."""
+    return holding(client.app.state.runner,
+                   lambda: results.update(slow=client.post(path(FIRST, "solve"), json=HARD_SOLVE)))
+
+
+def occupy_the_quick_worker(runner: Runner, release: threading.Event) -> threading.Thread:
+    """The one quick worker held until ``release`` is set (the runner
+    serves any event loop, so this thread's own will do)."""
+    return holding(runner, lambda: asyncio.run(runner.run(lambda _control: release.wait(10), seconds=10)))
 
 
 def test_each_lane_answers_503_when_its_queue_is_full_and_not_the_other():
