@@ -213,9 +213,15 @@ def _large(seed: int, drawn: bool) -> dict:
 def _after_move(p: dict, move: onrun.Move) -> dict:
     """The hidden position after `move` with the drawn tile: played through
     the known order (the page's way), the pool kept."""
-    board = onrun.replay({"deal": p["start"] + [p["drawn"]], "supply": p["supply"]}, [move]).position
-    board = board.model_dump(mode="json", exclude_none=True)
-    return {**{k: board[k] for k in ("tiles", "edge", "supply", "next")}, "pool": p["pool"]}
+    return {**_table(onrun.replay({"deal": p["start"] + [p["drawn"]], "supply": p["supply"]}, [move])),
+            "pool": p["pool"]}
+
+
+def _table(replayed: onrun.ReplayResult) -> dict:
+    """A replay's position as a hidden position's table (its tiles, edge,
+    supply and next colour), its deal left to the caller."""
+    board = replayed.position.model_dump(mode="json", exclude_none=True)
+    return {k: board[k] for k in ("tiles", "edge", "supply", "next")}
 
 
 def _after_draw(p: dict, tile: onrun.NewTile) -> dict:
@@ -272,9 +278,9 @@ def test_a_hint_asked_for_every_move_keeps_its_samplers_within_the_memory_limit(
         moves = onrun.check(onrun.replay(deal, line).position).moves
         busy = [m for m in moves if m.move.action.kind != "pass"]
         line.append(busy[len(busy) // 2].move)
-    board = onrun.replay(deal, line).position.model_dump(mode="json", exclude_none=True)
-    rest = board["deal_rest"]
-    p = {**{k: board[k] for k in ("tiles", "edge", "supply", "next")}, "drawn": rest[0], "pool": rest[1:]}
+    replayed = onrun.replay(deal, line)
+    rest = replayed.position.model_dump(mode="json", exclude_none=True)["deal_rest"]
+    p = {**_table(replayed), "drawn": rest[0], "pool": rest[1:]}
     assert len(onrun.check(p).moves) == 163
     assert onrun.hint(p, Limit(nodes=1, memory_mb=1), candidates=0).stats.stopped_by == "memory"
     assert onrun.hint(p, Limit(nodes=1), candidates=0).stats.stopped_by == "nodes"
