@@ -1,10 +1,11 @@
 """Benchmarks for the Tails on Fire solver. Prints markdown tables: the
 hunt solve time for 2-6 seats with full choices (the first round of seeded
 deals, every seat's 3 cards at random), with the Rogue's deck known and
-hidden; the 3-card choice's time; and the speed ratio to the independent
-Python brute force (tests/tails_reference.py) on the same cases.
+hidden; the 3-card choice's time; the speed ratio to the independent
+Python brute force (tests/tails_reference.py) on the same cases; and the
+hint policy's computed choice against the rulebook's tip in whole games.
 
-    .venv/bin/python bench/tails.py [--deals 5] [--seconds 120] [--quick]
+    .venv/bin/python bench/tails.py [--deals 5] [--seconds 120] [--games 200] [--quick]
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import tails_reference as ref  # noqa: E402  (the independent Python brute force)
 
 from smokejumper import Limit, tails  # noqa: E402
+from smokejumper.stats import wilson_interval  # noqa: E402
 
 
 def hunts(deals: int, seconds: float) -> None:
@@ -80,16 +82,36 @@ def ratio(deals: int) -> None:
               flush=True)
 
 
+def policies(games: int) -> None:
+    print(f"\n## The hint policy's choice against the tip (seeds 1..{games}, one core)\n")
+    print("Seat 0 plays the policy named, the other seats the tip; both move by the open-hand hunt value, "
+          "so only the 3-card choice differs. A shared win counts.\n")
+    print("| seats | seat 0 | games | seat 0 won | share | 95% interval | seat 0 mean flames | seconds a game |")
+    print("| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: |")
+    for players in (4, 5):  # where the policy's budget values every choice (docs/rules/tails.md)
+        for first in ("tip", "hint"):
+            start, won, flames = time.perf_counter(), 0, 0
+            for seed in range(1, games + 1):
+                g = tails.play(seed, [first] + ["tip"] * (players - 1), limit=Limit(seconds=10))
+                won += 0 in g.winners
+                flames += g.flames[0]
+            lo, hi = wilson_interval(won, games)
+            print(f"| {players} | {first} | {games} | {won} | {won / games:.3f} | [{lo:.3f}, {hi:.3f}] | "
+                  f"{flames / games:.2f} | {(time.perf_counter() - start) / games:.2f} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=120.0)
-    parser.add_argument("--quick", action="store_true", help="two deals, 20 s limits")
+    parser.add_argument("--games", type=int, default=200, help="whole games per policy and seat count")
+    parser.add_argument("--quick", action="store_true", help="two deals, 20 s limits, 20 games")
     args = parser.parse_args()
-    deals, seconds = (2, 20.0) if args.quick else (args.deals, args.seconds)
+    deals, seconds, games = (2, 20.0, 20) if args.quick else (args.deals, args.seconds, args.games)
     hunts(deals, seconds)
     choices(seconds)
     ratio(deals)
+    policies(games)
 
 
 if __name__ == "__main__":

@@ -339,6 +339,51 @@ def test_play_and_analyse_run_whole_games():
         assert s.interval95[0] <= s.win_share <= s.interval95[1]
 
 
+def _recording_choose(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tails.Position, tails.ChooseResult]]:
+    """Every call the policies make to ``choose``: its position and answer."""
+    calls: list[tuple[tails.Position, tails.ChooseResult]] = []
+    real = tails.choose
+
+    def recording(position, *args, **kwargs):
+        answer = real(position, *args, **kwargs)
+        calls.append((position, answer))
+        return answer
+
+    monkeypatch.setattr(tails, "choose", recording)
+    return calls
+
+
+def test_the_hint_policy_takes_the_best_choice_of_choose_from_its_own_seat(monkeypatch):
+    calls = _recording_choose(monkeypatch)
+    game = tails.play(3, ["random", "hint", "tip", "random"], limit=Limit(seconds=10))
+    # One choose a round, for seat 1 only, from its own view, under the policy's budget.
+    assert len(calls) == len(game.rounds) and all(view.hero == 1 for view, _ in calls)
+    for (view, answer), rnd in zip(calls, game.rounds):
+        assert answer.best is not None and not answer.exact and answer.sampled_by == "max_profiles"
+        assert sorted(rnd.chosen[1], key=tails.card_key) == sorted(answer.best, key=tails.card_key)
+        assert all(c.estimate is not None and c.estimate.n == tails.CHOICE_SAMPLES for c in answer.choices)
+    # The tip seat holds the round's starting number or the one above when it can.
+    for (view, _), rnd in zip(calls, game.rounds):
+        start, hand = view.iguana[0].start, view.players[2].hand
+        if start in hand or start % 9 + 1 in hand:
+            assert start in rnd.chosen[2] or start % 9 + 1 in rnd.chosen[2]
+
+
+def test_the_hint_policy_values_its_choice_on_a_drawn_rogue_order_it_cannot_see(monkeypatch):
+    calls = _recording_choose(monkeypatch)
+    position = tails.deal(5, players=2).position
+    assert position.rogue is not None and position.rogue.order == "hidden"
+    cards = tails._choice("hint", position, 0, random.Random(1), None)
+    (view, answer), = calls
+    assert view.rogue.order == "known" and sorted(view.rogue.deck) == sorted(position.rogue.deck)
+    # With the Rogue the budget values only some choices (a hunt costs
+    # thousands of nodes): the tip's cards, not the best of a few.
+    assert any(c.estimate is None for c in answer.choices)
+    start = position.iguana[0].start
+    assert start in cards or start % 9 + 1 in cards
+    assert tails._choice("hint", position, 0, random.Random(1), None) == cards  # the seed decides it
+
+
 # ------------------------------------------------------------ rules in detail
 
 

@@ -539,7 +539,17 @@ def choose(position: PositionLike, limit: Limit | None = None, *, control: Contr
 
 # ------------------------------------------------------------ whole games by a policy
 
-Policy = Literal["hint", "random"]
+Policy = Literal["hint", "tip", "random"]
+# The hint policy's 3-card choice is `choose` from the seat's own view,
+# under a budget a game can pay for each seat and round: CHOICE_SAMPLES
+# sampled opponents' profiles, every choice valued on each, within
+# CHOICE_NODES (about a second) and CHOICE_MEMORY_MB. That pays for 8
+# samples at 4 and 5 seats; with the Rogue (2, 3 seats) or 6 seats a
+# sample's 84 hunts can cost more, and a choice left unvalued sends the
+# policy back to the tip rather than to the best of a few.
+CHOICE_SAMPLES = 8
+CHOICE_NODES = 2_000_000
+CHOICE_MEMORY_MB = 64
 
 
 class RoundRecord(BaseModel):
@@ -570,12 +580,47 @@ def _hunt_move(policy: str, position: Position, rng: random.Random, limit: Limit
     return answer.best, True
 
 
+def _choice(policy: str, position: Position, seat: int, rng: random.Random, control: Control | None) -> list[int]:
+    """Seat ``seat``'s 3 cards (the core's numbers) for the round of the
+    choose ``position``."""
+    options = _native.choices(position.native()["players"][seat]["hand"])
+    if policy == "random" or len(options) == 1:
+        return rng.choice(options)
+    if policy == "hint":
+        best = _best_choice(position, seat, rng, control)
+        if best is not None:
+            return best
+    start_no = position.iguana[0].start
+    near = [o for o in options if start_no in o or start_no % 9 + 1 in o]
+    return rng.choice(near or options)
+
+
+def _best_choice(position: Position, seat: int, rng: random.Random, control: Control | None) -> list[int] | None:
+    """The best 3 cards by :func:`choose` from the seat's view under the
+    policy's budget; None when the budget left a choice unvalued."""
+    rogue = position.rogue
+    if rogue is not None and rogue.order == "hidden":
+        # The seat cannot see the Rogue's order: it values its choices on
+        # one order drawn from the seed (each hunt then cheap, the deck known).
+        rogue = rogue.model_copy(update={"deck": rng.sample(rogue.deck, len(rogue.deck)), "order": "known"})
+    view = position.model_copy(update={"hero": seat, "rogue": rogue})
+    answer = choose(view, Limit(nodes=CHOICE_NODES, memory_mb=CHOICE_MEMORY_MB), control=control, max_profiles=1,
+                    samples=CHOICE_SAMPLES, seed=rng.getrandbits(63))
+    if answer.best is None or any(c.estimate is None for c in answer.choices):
+        return None
+    return sorted(_card_in(c) for c in answer.best)
+
+
 def play(seed: int, policies: Sequence[str], *, rogue: bool | None = None, limit: Limit | None = None,
          control: Control | None = None) -> PlayResult:
-    """A whole seeded game: seat i plays by ``policies[i]`` ("hint": the
-    open-hand hunt's best move, and 3 cards at random among the choices
-    whose cards hold the starting number or its successor when any do;
-    "random": uniform). The Rogue's deck is shuffled from the seed, hidden."""
+    """A whole seeded game: seat i plays by ``policies[i]``. "hint": the
+    open-hand hunt's best move, and the best 3 cards by :func:`choose` from
+    the seat's view (CHOICE_SAMPLES sampled profiles, within CHOICE_NODES;
+    the tip's cards when that budget cannot value every choice); "tip": the
+    same moves, and 3 cards at random among the choices whose cards hold
+    the starting number or its successor when any do (the rulebook's tip);
+    "random": uniform. The Rogue's deck is shuffled from
+    the seed, hidden."""
     players = len(policies)
     if not 2 <= players <= MAX_PLAYERS:
         raise InvalidPositionError(f"policies: 2 to {MAX_PLAYERS} seats, got {players}")
@@ -587,16 +632,8 @@ def play(seed: int, policies: Sequence[str], *, rogue: bool | None = None, limit
     flames = [0] * players
     winners: list[int] = []
     for _ in range(20):
-        native = position.native()
-        start_no = position.iguana[0].start
-        chosen = []
-        for i, pl in enumerate(native["players"]):
-            options = _native.choices(pl["hand"])
-            if policies[i] == "hint":
-                near = [o for o in options if start_no in o or start_no % 9 + 1 in o]
-                options = near or options
-            chosen.append(rng.choice(options))
-        hunt = Position.from_native(_native.hunt_from_choice(native, chosen))
+        chosen = [_choice(policies[i], position, i, rng, control) for i in range(players)]
+        hunt = Position.from_native(_native.hunt_from_choice(position.native(), chosen))
         line: list[Move] = []
         draws: list[int] = []
         state = hunt
