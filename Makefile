@@ -26,8 +26,9 @@ run: install
 # On every core (pytest-xdist): most tests are Python-bound references, so
 # two cores halve the suite (29 -> 13 min side by side on a busy machine).
 # worksteal: a few tests take minutes, and an idle worker takes others' queue.
+# --durations: CI's log names the slowest tests, where its time goes.
 test: install
-	$(PY) -m pytest -q -n auto --dist worksteal
+	$(PY) -m pytest -q -n auto --dist worksteal --durations=15
 
 # The C++-heavy tests again over a build with AddressSanitizer,
 # UndefinedBehaviorSanitizer and pybind11's GIL assertions (issue 16), in its
@@ -67,7 +68,7 @@ test-sanitize: $(SAN_STAMP)
 	LD_PRELOAD="$$(ldd $(SAN_VENV)/lib/python*/site-packages/smokejumper/_core*.so | awk '/libasan/ {a=$$3} /libstdc\+\+/ {s=$$3} END {print a, s}')" \
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	SMOKEJUMPER_BOUNDS_CASES=100 SMOKEJUMPER_CROSS_CASES=100 SMOKEJUMPER_SOAK_GAMES=200 \
-	  $(SAN_PY) -m pytest -q -n auto --dist worksteal --capture=sys -m 'not scale' $(SAN_TESTS)
+	  $(SAN_PY) -m pytest -q -n auto --dist worksteal --durations=15 --capture=sys -m 'not scale' $(SAN_TESTS)
 
 # Fuzzing (issue 19): each game's atheris target for FUZZ_RUNS inputs,
 # then schemathesis against the server's OpenAPI for FUZZ_SECONDS. CI runs
