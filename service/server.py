@@ -21,7 +21,6 @@ import logging
 import re
 import resource
 import time
-import uuid
 from typing import Any, Callable, NamedTuple
 
 import h11
@@ -30,7 +29,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 import smokejumper
 
-from .observe import REQUEST_ID_HEADER, SANE_REQUEST_ID, log_config, log_request
+from .observe import REQUEST_ID_HEADER, SANE_REQUEST_ID, log_config, log_request, new_request_id
 from .settings import Settings
 
 log = logging.getLogger("smokejumper.service")
@@ -99,7 +98,7 @@ def health_answer(request: bytes, default_headers: list[tuple[bytes, bytes]] = (
             given = value
     if parts[2] == b"HTTP/1.1" and not host:
         return None
-    rid = given if SANE_REQUEST_ID.fullmatch(given.decode("latin-1")) else uuid.uuid4().hex.encode()
+    rid = given if SANE_REQUEST_ID.fullmatch(given.decode("latin-1")) else new_request_id().encode()
     head = b"".join(k + b": " + v + b"\r\n" for k, v in default_headers)
     head = (b"HTTP/1.1 200 OK\r\n" + head + b"content-type: application/json\r\ncontent-length: " +
             str(len(_HEALTH_BODY)).encode() + b"\r\nx-request-id: " + rid +

@@ -607,6 +607,7 @@ def test_every_answer_has_a_request_id_and_one_json_log_line(caplog):
     assert mine.headers["x-request-id"] == "frontend-42"
     assert re.fullmatch(r"[0-9a-f]{32}", theirs.headers["x-request-id"]) and theirs.status_code == 422
     assert re.fullmatch(r"[0-9a-f]{32}", odd.headers["x-request-id"])
+    assert theirs.headers["x-request-id"] != odd.headers["x-request-id"]
     lines = [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == "smokejumper.access"]
     assert [(x["route"], x["status"]) for x in lines] == [
         ("/healthz", 200), (f"/v1/{FIRST.name}/check", 422), ("/healthz", 200)]
