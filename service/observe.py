@@ -33,6 +33,7 @@ SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+access_log = logging.getLogger("smokejumper.access")
 # A request's id: this process's random 64 bits and a count. uuid4 read
 # the OS's randomness on the event loop for every request (4% of its time
 # under load, docs/benchmarks.md).
@@ -43,7 +44,6 @@ _id_count = itertools.count()
 def new_request_id() -> str:
     """32 hex digits, unique across this process and, by its random half, across restarts."""
     return f"{_ID_PREFIX}{next(_id_count):016x}"
-access_log = logging.getLogger("smokejumper.access")
 
 
 class Metrics:

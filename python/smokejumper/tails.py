@@ -619,8 +619,7 @@ def play(seed: int, policies: Sequence[str], *, rogue: bool | None = None, limit
     the tip's cards when that budget cannot value every choice); "tip": the
     same moves, and 3 cards at random among the choices whose cards hold
     the starting number or its successor when any do (the rulebook's tip);
-    "random": uniform. The Rogue's deck is shuffled from
-    the seed, hidden."""
+    "random": uniform. The Rogue's deck is shuffled from the seed, hidden."""
     players = len(policies)
     if not 2 <= players <= MAX_PLAYERS:
         raise InvalidPositionError(f"policies: 2 to {MAX_PLAYERS} seats, got {players}")
