@@ -583,7 +583,7 @@ def _hunt_move(policy: str, position: Position, rng: random.Random, limit: Limit
 def _choice(policy: str, position: Position, seat: int, rng: random.Random, control: Control | None) -> list[int]:
     """Seat ``seat``'s 3 cards (the core's numbers) for the round of the
     choose ``position``."""
-    options = _native.choices(position.native()["players"][seat]["hand"])
+    options = _native.choices([_card_in(c) for c in position.players[seat].hand])
     if policy == "random" or len(options) == 1:
         return rng.choice(options)
     if policy == "hint":
