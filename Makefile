@@ -43,7 +43,8 @@ SAN_PY := $(SAN_VENV)/bin/python
 SAN_STAMP := $(SAN_VENV)/.installed
 # Every test that calls the core in this process, but the cross-checks on
 # 100 cases per game, not 2,000 (the contract's playouts on 10 seeds, not
-# 40), Fire Tower's soak on a tenth, and no test marked `scale` (long
+# 40), Fire Tower's soak on a tenth, the service's storms at half their
+# requests (as many clients at once), and no test marked `scale` (long
 # searches whose paths lighter tests take): their time goes to the Python
 # references, to Python's own loop and to node counts, and `make test` has
 # run them whole. Left to `make
@@ -67,7 +68,7 @@ $(SAN_STAMP): $(SAN_PY) $(SOURCES)
 test-sanitize: $(SAN_STAMP)
 	LD_PRELOAD="$$(ldd $(SAN_VENV)/lib/python*/site-packages/smokejumper/_core*.so | awk '/libasan/ {a=$$3} /libstdc\+\+/ {s=$$3} END {print a, s}')" \
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	SMOKEJUMPER_BOUNDS_CASES=100 SMOKEJUMPER_CROSS_CASES=100 SMOKEJUMPER_SOAK_GAMES=200 \
+	SMOKEJUMPER_BOUNDS_CASES=100 SMOKEJUMPER_CROSS_CASES=100 SMOKEJUMPER_SOAK_GAMES=200 SMOKEJUMPER_STORM_REQUESTS=1500 \
 	  $(SAN_PY) -m pytest -q -n auto --dist worksteal --durations=15 --capture=sys -m 'not scale' $(SAN_TESTS)
 
 # Fuzzing (issue 19): each game's atheris target for FUZZ_RUNS inputs,

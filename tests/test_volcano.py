@@ -288,6 +288,7 @@ def rim_layout(i):
             pass
 
 
+@pytest.mark.scale  # exhaustive searches without pruning; test_solve_matches_reference takes the path small
 @pytest.mark.parametrize("i", [8, 23])
 def test_plan_bound_is_exact_where_it_beats_the_per_node_bound(i):
     # Checked with the solver's pruning off (so neither bound is used): one
