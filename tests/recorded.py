@@ -10,7 +10,11 @@ reference fails, it is not trusted. A question the record lacks is answered
 live. A record written from other reference sources than today's (its
 fingerprint) is not read at all.
 
-``SMOKEJUMPER_RECORD=1`` writes the record anew from the answers of the run.
+Inputs that a reference chose (cases kept because the reference found them
+undecided, say) can be kept the same way (``kept``): read from the record
+when today's sources wrote it, else made there and then.
+
+``SMOKEJUMPER_RECORD=1`` writes the records anew from the answers of the run.
 """
 
 from __future__ import annotations
@@ -150,3 +154,21 @@ class Record:
                         [f"{k}\t{v}" for k, v in sorted(self.asked.items())])
         return (f"{len(self.asked)} answers: {len(self.asked) - self.live} recorded, {self.live} live "
                 f"({self.rechecked} of them rechecked against the record)")
+
+
+def kept(game: str, name: str, reference_modules: tuple[str, ...], question: Any, make: Callable[[], Any]) -> Any:
+    """``make()``'s value (JSON), the answer to ``question`` (JSON: what
+    ``make`` was asked), kept in ``tests/data/<game>/<name>.json.gz``. It
+    is read back only for the same question and when the sources ``make``
+    depends on (the reference modules, their fingerprint) are the ones that
+    wrote it; else it is made there and then. Made deterministically (a
+    seeded rng), it needs no recheck beyond that."""
+    path = HERE / "data" / game / f"{name}.json.gz"
+    print_ = fingerprint(*reference_modules)
+    lines = None if WRITING else read_lines(path, print_)
+    if lines is not None and lines[0] == encode(question):
+        return decode(lines[1])
+    value = make()
+    if WRITING:
+        write_lines(path, {"fingerprint": print_}, [encode(question), encode(value)])
+    return value

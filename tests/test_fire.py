@@ -12,6 +12,7 @@ from fractions import Fraction
 import facts
 import fire_reference as ref
 import pytest
+from recorded import kept
 
 from smokejumper import Control, InvalidPositionError, Limit, fire
 from smokejumper import _core
@@ -25,13 +26,15 @@ def cases(mode: str, count: int, seed: int, **kw) -> list[dict]:
 
 
 # Generating a case solves it with the reference (to keep mostly undecided
-# ones), so these counts are what the suite's time allows.
-SOLO = cases("solo", 100, 11)
-SOLO_REVEALED = cases("solo", 60, 12, revealed=True)
-SOLO_KNOWN = cases("solo", 40, 13, order_known=True)
-TEAM = cases("team", 60, 14, keep_decided=0.1)
-TEAM_REVEALED = cases("team", 40, 15, revealed=True, keep_decided=0.1)
-TEAM_KNOWN = cases("team", 20, 16, order_known=True, keep_decided=0.1)
+# ones), so these counts are what the suite's time allows. That took 47 s
+# at import, in every pytest-xdist worker of both suites, so the cases are
+# kept on disk (made again when the reference or the counts change).
+CASES = [("solo", 100, 11, {}), ("solo", 60, 12, {"revealed": True}), ("solo", 40, 13, {"order_known": True}),
+         ("team", 60, 14, {"keep_decided": 0.1}), ("team", 40, 15, {"revealed": True, "keep_decided": 0.1}),
+         ("team", 20, 16, {"order_known": True, "keep_decided": 0.1})]
+SOLO, SOLO_REVEALED, SOLO_KNOWN, TEAM, TEAM_REVEALED, TEAM_KNOWN = kept(
+    "fire", "cases", ("fire_reference",), repr(CASES),
+    lambda: [cases(mode, count, seed, **kw) for mode, count, seed, kw in CASES])
 ALL = SOLO + SOLO_REVEALED + SOLO_KNOWN + TEAM + TEAM_REVEALED + TEAM_KNOWN
 
 
