@@ -16,6 +16,7 @@ import random
 import pytest
 
 import onrun_reference as ref
+from recorded import Record
 from smokejumper import Limit, onrun
 
 CASES = int(os.environ.get("SMOKEJUMPER_CROSS_CASES", "2000"))
@@ -68,10 +69,12 @@ def cases() -> list[dict]:
 
 
 def test_the_best_score_its_line_the_moves_and_the_bound_agree_with_the_reference(cases):
+    # The reference's best scores are recorded and spot-checked (tests/recorded.py).
+    record = Record("onrun", "best", "onrun_reference")
     bitten = 0
     for i, position in enumerate(cases):
         pos = ref.load(position)
-        score, won = ref.best(pos)
+        score, won = record.answer(i, position, lambda: tuple(ref.best(pos)))
         answer = onrun.solve(position, Limit(seconds=30))
         assert answer.exact and answer.best_score == score and answer.won == won, (i, position, score, won, answer)
         assert answer.verdict == ("win" if won else "loss"), i
@@ -89,6 +92,7 @@ def test_the_best_score_its_line_the_moves_and_the_bound_agree_with_the_referenc
         assert upper >= 2 * score + won, (i, position)
         bitten += upper == 2 * score + won
     assert bitten >= len(cases) // 10, f"the bound is tight on only {bitten} of {len(cases)} cases"
+    print(record.close())
 
 
 def test_every_hint_value_is_the_reference_best_after_that_move(cases):
