@@ -2,7 +2,8 @@
 tables: the best score on seeded small deals side by side (C++ against the
 Python reference, C++ with against without its bound), then seeded full
 deals (41 turns): the share decided exactly within the limit, median time,
-nodes/s; then the order hidden: the exact expected score on small pools
+nodes/s, and the best line found against a depth-first search without the
+spread over the first moves; then the order hidden: the exact expected score on small pools
 (C++ against the Python brute force) and a full game's sampled bounds with
 their intervals; and peak memory.
 
@@ -68,6 +69,23 @@ def full_deals(count: int, seconds: float) -> None:
     print(f"| {count} | {len(exact)} | {sum(r.verdict == 'win' for _, r in results)} | "
           f"{statistics.median(times):.2f} | {max(times):.2f} | {nodes / max(sum(times), 1e-9):,.0f} | "
           f"{exact or '-'} | {undecided or '-'} |", flush=True)
+    spread_against_depth_first(results, seconds)
+
+
+def spread_against_depth_first(results: list, seconds: float) -> None:
+    """The same deals solved depth-first from the start (``spread=False``):
+    what giving every first move a share of the limit first is worth."""
+    print(f"\n### The best line found, with the spread against depth-first only (limit {seconds:g} s each)\n")
+    print("| deal seed | with the spread | depth-first only |")
+    print("| ---: | ---: | ---: |")
+    spread_total = plain_total = 0
+    for seed, r in results:
+        plain = onrun.solve(onrun.deal(seed).position, Limit(seconds=seconds), spread=False)
+        spread_total += r.score_bounds[0]
+        plain_total += plain.score_bounds[0]
+        print(f"| {seed} | {r.score_bounds[0]} | {plain.score_bounds[0]} |", flush=True)
+    print(f"| **mean** | **{spread_total / len(results):.1f}** | **{plain_total / len(results):.1f}** "
+          f"(spread / depth-first: {spread_total / max(plain_total, 1):.2f}x) |", flush=True)
 
 
 def hidden_small(count: int) -> None:

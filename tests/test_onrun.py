@@ -145,6 +145,22 @@ def test_a_full_deal_is_won_within_seconds_and_its_line_replays():
     assert played.error is None and played.status == "win" and played.score == lo
 
 
+def test_solve_finds_lines_under_every_first_move_before_it_commits_to_one():
+    """Depth-first alone spends a full deal's budget under the first moves
+    it orders, and solve reported worse lines than hint's best move (issue
+    20). Under the same node limit (the same on any machine), the spread
+    finds lines at least as good on these deals, and better on one."""
+    limit = Limit(nodes=1500)
+    for seed, better in ((5, True), (7, False)):
+        position = onrun.deal(seed).position
+        spread = onrun.solve(position, limit)
+        plain = onrun.solve(position, limit, spread=False)
+        assert spread.stats.nodes == plain.stats.nodes == 1500
+        assert spread.score_bounds[0] > plain.score_bounds[0] if better else \
+            spread.score_bounds[0] >= plain.score_bounds[0], seed
+        assert onrun.replay(position, spread.line).score == spread.score_bounds[0]
+
+
 def test_searches_stop_at_their_limits_and_at_the_stop_flag():
     position = onrun.deal(2).position
     for call in (onrun.solve, onrun.hint):

@@ -158,11 +158,13 @@ def assert_maximal(pos: ref.Pos, move: dict) -> None:
                     raise AssertionError(f"pawns went back while {d} had room: {move}")
 
 
-def test_the_search_without_its_bound_finds_the_same_best_scores(cases):
-    """What bench/onrun.py measures the bound against answers the same."""
+def test_the_search_without_its_bound_or_its_spread_finds_the_same_best_scores(cases):
+    """What bench/onrun.py measures the bound and the spread against
+    answers the same."""
     for i, position in enumerate(cases[:100]):
-        with_bound, without = onrun.solve(position), onrun.solve(position, use_bound=False)
-        assert without.exact and (without.best_score, without.won) == (with_bound.best_score, with_bound.won), i
+        best = onrun.solve(position)
+        for without in (onrun.solve(position, use_bound=False), onrun.solve(position, spread=False)):
+            assert without.exact and (without.best_score, without.won) == (best.best_score, best.won), i
 
 
 @pytest.mark.scale  # full deals searched for seconds each

@@ -116,7 +116,8 @@ class Sampler {
     inner.max_nodes = v_.clairvoyant_nodes;
     inner.max_seconds = std::max(0.0, limits.max_seconds - budget.seconds());
     inner.max_memory_mb = std::min<uint64_t>(limits.max_memory_mb, 16);
-    const SolveResult best = solve(known, known.initial(), inner, control, true);
+    // Only its bound is used: no spread for a line.
+    const SolveResult best = solve(known, known.initial(), inner, control, true, false);
     inner_nodes += best.stats.nodes;
     if (!best.exact && best.stats.stopped_by != StopReason::kNodes) {
       budget.stop(best.stats.stopped_by);  // time or a stop request: this sample is not counted

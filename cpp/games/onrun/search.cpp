@@ -23,6 +23,10 @@ struct Bound {
 };
 using Table = BoundedTable<Bound>;
 
+// The share of a search's budget spent finding lines under every first move
+// before the proof starts (Searcher::spread).
+constexpr double kSpreadShare = 0.9;
+
 class Searcher {
  public:
   // Without `use_bound` (for measuring what it is worth) a node is cut
@@ -32,13 +36,61 @@ class Searcher {
 
   int bound_of(const State& s) const { return use_bound_ || game_.final(s) ? game_.upper_objective(s) : trivial_; }
 
-  // An upper bound on the objective of `s`; on the way, every leaf better
-  // than the incumbent becomes the incumbent (with its line).
   struct Order {
     int bound, supply, edge;
     uint32_t index;
   };
 
+  // The moves of `s`, most promising first: the highest bound, then the
+  // emptiest supply, then the most pawns at the edge; ties in canonical
+  // order. The keys come without making the children (a turn may have 10^5
+  // evacuation outcomes); a child is made when searched. Two moves reaching
+  // one state are rare, and the table cuts the second. Returns whether the
+  // list was cut short (then an answer past here is not proved).
+  bool ordered_moves(const State& s, std::vector<Move>& moves, std::vector<Order>& order) {
+    bool truncated = false;
+    game_.moves(s, moves, &truncated);
+    if (truncated) incomplete_ = true;
+    game_.move_keys(s, moves, keys_);
+    order.resize(moves.size());
+    for (size_t i = 0; i < moves.size(); ++i)
+      order[i] = {use_bound_ || game_.turns_left(s) == 1 ? keys_[i].bound : trivial_, keys_[i].supply, keys_[i].edge,
+                  static_cast<uint32_t>(i)};
+    std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
+      if (a.bound != b.bound) return a.bound > b.bound;
+      if (a.supply != b.supply) return a.supply < b.supply;
+      return a.edge > b.edge;
+    });
+    return truncated;
+  }
+
+  // Breadth before depth, for a good line early. A depth-first search
+  // spends its budget under the first moves it orders, and on full deals
+  // the key orders them poorly. So each move of `s`, best first, is first
+  // searched depth-first with an even share of what is left of the budget
+  // (a move that finishes early leaves its share to those after it) and the
+  // best line so far to cut by. What this proves stays in the table; the
+  // search from `s` that follows is the proof. Measured in
+  // docs/benchmarks.md: one level of this beats two or three, whose shares
+  // are too thin to reach a leaf.
+  void spread(const State& s) {
+    if (game_.final(s)) return;
+    std::vector<Move> moves;
+    std::vector<Order> order;
+    ordered_moves(s, moves, order);
+    for (size_t i = 0; i < order.size() && order[i].bound > best_; ++i) {
+      const Budget::Slice outer = budget_.begin_slice(1.0 / static_cast<double>(order.size() - i), UINT64_MAX);
+      path_.push_back(moves[order[i].index]);
+      dfs(game_.apply(s, moves[order[i].index]), 1);
+      path_.pop_back();
+      budget_.end_slice(outer);
+      stopped_ = best_ >= target_;  // a spent share ends that move's search only
+      if (stopped_ || budget_.stopped()) return;
+    }
+  }
+
+  // An upper bound on the objective of `s`; on the way, every leaf better
+  // than the incumbent becomes the incumbent (with its line).
   int dfs(const State& s, int depth) {
     if (stopped_) return bound_of(s);
     if (!budget_.spend()) {
@@ -64,24 +116,8 @@ class Searcher {
     }
     const uint64_t nodes_before = budget_.nodes();
     std::vector<Move> moves;
-    bool truncated = false;
-    game_.moves(s, moves, &truncated);
-    if (truncated) incomplete_ = true;  // an answer past here is not proved
-    // Most promising first: the highest bound, then the emptiest supply,
-    // then the most pawns at the edge; ties in canonical order. The keys
-    // come without making the children (a turn may have 10^5 evacuation
-    // outcomes); a child is made when searched. Two moves reaching one
-    // state are rare, and the table cuts the second.
-    game_.move_keys(s, moves, keys_);
-    std::vector<Order> order(moves.size());
-    for (size_t i = 0; i < moves.size(); ++i)
-      order[i] = {use_bound_ || game_.turns_left(s) == 1 ? keys_[i].bound : trivial_, keys_[i].supply, keys_[i].edge,
-                  static_cast<uint32_t>(i)};
-    std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
-      if (a.bound != b.bound) return a.bound > b.bound;
-      if (a.supply != b.supply) return a.supply < b.supply;
-      return a.edge > b.edge;
-    });
+    std::vector<Order> order;
+    const bool truncated = ordered_moves(s, moves, order);
     int upper = 0;
     for (const Order& o : order) {
       if (o.bound <= best_) {  // sorted by bound: none after this can do better
@@ -135,10 +171,16 @@ uint64_t table_bytes(const Limits& limits) {
 }
 
 // Values `s` within the budget: [lower, upper] and the line reaching lower.
-void value(Searcher& searcher, const State& s, int* lower, int* upper, bool* exact, std::vector<Move>* line) {
+void value(Searcher& searcher, Budget& budget, const State& s, int* lower, int* upper, bool* exact,
+           std::vector<Move>* line, bool spread = true) {
   const int root_bound = searcher.bound_of(s);
   searcher.reset(root_bound);
-  const int u = searcher.dfs(s, 0);
+  if (spread) {
+    const Budget::Slice outer = budget.begin_slice(kSpreadShare, UINT64_MAX);
+    searcher.spread(s);
+    budget.end_slice(outer);
+  }
+  const int u = searcher.dfs(s, 0);  // returns at once if the spread found a line as good as the bound
   *lower = searcher.best();
   *line = searcher.line();
   *exact = !searcher.cut_short() && *lower >= 0;
@@ -147,12 +189,13 @@ void value(Searcher& searcher, const State& s, int* lower, int* upper, bool* exa
 
 }  // namespace
 
-SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control, bool use_bound) {
+SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control, bool use_bound,
+                  bool spread) {
   SolveResult r;
   Budget budget(limits, control, kPollEvery);
   Table table(table_bytes(limits));
   Searcher searcher(game, budget, table, r.stats, use_bound, game.every_pawn_saved(s));
-  value(searcher, s, &r.lower, &r.upper, &r.exact, &r.line);
+  value(searcher, budget, s, &r.lower, &r.upper, &r.exact, &r.line, spread);
   r.stats.nodes = budget.nodes();
   r.stats.seconds = budget.seconds();
   r.stats.stopped_by = r.exact ? StopReason::kNone : budget.reason();
@@ -175,7 +218,7 @@ HintResult hint(const Game& game, const State& s, const Limits& limits, Control*
     const Budget::Slice outer = budget.begin_slice(1.0 / static_cast<double>(kids.size() - i), UINT64_MAX);
     const State child = game.apply(s, h.child.move);
     if (!budget.stopped()) {
-      value(searcher, child, &h.lower, &h.upper, &h.exact, &h.line);
+      value(searcher, budget, child, &h.lower, &h.upper, &h.exact, &h.line);
     } else {
       h.upper = game.upper_objective(child);
     }
