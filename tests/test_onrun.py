@@ -149,7 +149,8 @@ def test_solve_finds_lines_under_every_first_move_before_it_commits_to_one():
     """Depth-first alone spends a full deal's budget under the first moves
     it orders, and solve reported worse lines than hint's best move (issue
     20). Under the same node limit (the same on any machine), the spread
-    finds lines at least as good on these deals, and better on one."""
+    finds lines at least as good on these deals, and better on one, and
+    none worse than the hint's best move."""
     limit = Limit(nodes=1500)
     for seed, better in ((5, True), (7, False)):
         position = onrun.deal(seed).position
@@ -158,6 +159,7 @@ def test_solve_finds_lines_under_every_first_move_before_it_commits_to_one():
         assert spread.stats.nodes == plain.stats.nodes == 1500
         assert spread.score_bounds[0] > plain.score_bounds[0] if better else \
             spread.score_bounds[0] >= plain.score_bounds[0], seed
+        assert spread.score_bounds[0] >= onrun.hint(position, limit).moves[0].score_bounds[0], seed
         assert onrun.replay(position, spread.line).score == spread.score_bounds[0]
 
 

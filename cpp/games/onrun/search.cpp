@@ -172,7 +172,7 @@ uint64_t table_bytes(const Limits& limits) {
 
 // Values `s` within the budget: [lower, upper] and the line reaching lower.
 void value(Searcher& searcher, Budget& budget, const State& s, int* lower, int* upper, bool* exact,
-           std::vector<Move>* line, bool spread = true) {
+           std::vector<Move>* line, bool spread) {
   const int root_bound = searcher.bound_of(s);
   searcher.reset(root_bound);
   if (spread) {
@@ -218,7 +218,9 @@ HintResult hint(const Game& game, const State& s, const Limits& limits, Control*
     const Budget::Slice outer = budget.begin_slice(1.0 / static_cast<double>(kids.size() - i), UINT64_MAX);
     const State child = game.apply(s, h.child.move);
     if (!budget.stopped()) {
-      value(searcher, budget, child, &h.lower, &h.upper, &h.exact, &h.line);
+      // The hint is itself the spread: a second level under each move was
+      // measured worse (shares too thin to reach a leaf).
+      value(searcher, budget, child, &h.lower, &h.upper, &h.exact, &h.line, false);
     } else {
       h.upper = game.upper_objective(child);
     }
