@@ -347,9 +347,10 @@ class ChoiceValue(BaseModel):
 
 class ChooseResult(BaseModel):
     exact: bool = Field(description="Every opponents' choice enumerated (else sampled)")
-    sampled_by: Literal["max_profiles", "limit"] | None = Field(
-        description="Why the answer was sampled: more profiles than max_profiles, or more hunts than the limit "
-                    "could pay for (priced by the first); null when exact")
+    sampled_by: Literal["max_profiles", "limit", "rogue_order"] | None = Field(
+        description="Why the answer was sampled: more profiles than max_profiles, more hunts than the limit "
+                    "could pay for (priced by the first), or the Rogue's order drawn per sample (the hint "
+                    "policy's own choice); null when exact")
     profiles: int = Field(description="Opponents' choice profiles per choice of the hero (0: too many to count)")
     choices: list[ChoiceValue] = Field(description="Best first; those a limit left unvalued last")
     best: list[Card] | None
@@ -513,15 +514,20 @@ def _fraction_text(f: Fraction) -> str:
 
 
 def choose(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
-           max_profiles: int = 20_000, samples: int = 200, seed: int = 1) -> ChooseResult:
+           max_profiles: int = 20_000, samples: int = 200, seed: int = 1,
+           draw_rogue_order: bool = False) -> ChooseResult:
     """The hero's every 3-card choice with its expected flames, opponents
     choosing uniformly at random, the hunt then played to its value; exact
     when the opponents' profiles are at most ``max_profiles`` and the limit
     can pay for every hunt (priced by the first), else sampled: up to
     ``samples`` seeded profiles, each valued against every choice, until the
-    limit; each choice's mean comes with a 95% Hoeffding interval."""
+    limit; each choice's mean comes with a 95% Hoeffding interval.
+    ``draw_rogue_order`` (the hint policy's, not the service's): each sample
+    also draws the Rogue deck's order and the hunts see it, a guide
+    thousands of times cheaper than the hidden deck's expected flames."""
     p = load_position(position)  # the core validates it, then asks for a choose position
-    raw = _native.choose(p.native(), max_profiles, samples, seed, *(limit or Limit()).native(), control)
+    raw = _native.choose(p.native(), max_profiles, samples, seed, *(limit or Limit()).native(), control,
+                         draw_rogue_order)
     out = []
     for c in raw["choices"]:
         cards = [_card_out(x) for x in c["cards"]]
@@ -543,10 +549,12 @@ Policy = Literal["hint", "tip", "random"]
 # The hint policy's 3-card choice is `choose` from the seat's own view,
 # under a budget a game can pay for each seat and round: CHOICE_SAMPLES
 # sampled opponents' profiles, every choice valued on each, within
-# CHOICE_NODES (about a second) and CHOICE_MEMORY_MB. That pays for 8
-# samples at 4 and 5 seats; with the Rogue (2, 3 seats) or 6 seats a
-# sample's 84 hunts can cost more, and a choice left unvalued sends the
-# policy back to the tip rather than to the best of a few.
+# CHOICE_NODES (about a second) and CHOICE_MEMORY_MB. With the Rogue each
+# sample draws the deck's order too (its hidden deck's chance tree costs
+# about a million nodes a hunt at 2 seats, and a sample is 84 hunts). At
+# 6 seats a sample's 84 hunts can still cost more than the budget, and a
+# choice left unvalued sends the policy back to the tip rather than to the
+# best of a few.
 CHOICE_SAMPLES = 8
 CHOICE_NODES = 2_000_000
 CHOICE_MEMORY_MB = 64
@@ -598,14 +606,9 @@ def _choice(policy: str, position: Position, seat: int, rng: random.Random, cont
 def _best_choice(position: Position, seat: int, rng: random.Random, control: Control | None) -> list[int] | None:
     """The best 3 cards by :func:`choose` from the seat's view under the
     policy's budget; None when the budget left a choice unvalued."""
-    rogue = position.rogue
-    if rogue is not None and rogue.order == "hidden":
-        # The seat cannot see the Rogue's order: it values its choices on
-        # one order drawn from the seed (each hunt then cheap, the deck known).
-        rogue = rogue.model_copy(update={"deck": rng.sample(rogue.deck, len(rogue.deck)), "order": "known"})
-    view = position.model_copy(update={"hero": seat, "rogue": rogue})
+    view = position.model_copy(update={"hero": seat})
     answer = choose(view, Limit(nodes=CHOICE_NODES, memory_mb=CHOICE_MEMORY_MB), control=control, max_profiles=1,
-                    samples=CHOICE_SAMPLES, seed=rng.getrandbits(63))
+                    samples=CHOICE_SAMPLES, seed=rng.getrandbits(63), draw_rogue_order=True)
     if answer.best is None or any(c.estimate is None for c in answer.choices):
         return None
     return sorted(_card_in(c) for c in answer.best)
@@ -794,7 +797,8 @@ def _position_text(_req: object, r: Any) -> str:
 
 
 def _choose_text(_req: object, r: ChooseResult) -> str:
-    how = "exact" if r.exact else f"sampled ({'past max_profiles' if r.sampled_by == 'max_profiles' else 'for the limit'})"
+    why = {"max_profiles": "past max_profiles", "limit": "for the limit", "rogue_order": "the Rogue's order drawn"}
+    how = "exact" if r.exact else f"sampled ({why.get(r.sampled_by or '', '')})"
     lines = [f"{how} over {r.profiles} opponents' profiles"]
     for c in r.choices:
         value = c.expected_flames if c.expected_flames else (

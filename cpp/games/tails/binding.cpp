@@ -271,12 +271,13 @@ SMOKEJUMPER_GAME(tails, "Tails on Fire: open-hand hunts, the 3-card choice, the 
   m.def(
       "choose",
       [](const py::dict& native, uint64_t max_profiles, uint64_t samples, uint64_t seed, uint64_t max_nodes,
-         double max_seconds, uint64_t max_memory_mb, Control* control) {
+         double max_seconds, uint64_t max_memory_mb, Control* control, bool draw_rogue_order) {
         const Position p = from_native(native);
         ChoiceAnswer a;
         {
           py::gil_scoped_release release;
-          a = choose(p, max_profiles, samples, seed, make_limits(max_nodes, max_seconds, max_memory_mb), control);
+          a = choose(p, max_profiles, samples, seed, make_limits(max_nodes, max_seconds, max_memory_mb), control,
+                     draw_rogue_order);
         }
         py::list choices;
         for (const ChoiceValue& c : a.choices) {
@@ -293,8 +294,10 @@ SMOKEJUMPER_GAME(tails, "Tails on Fire: open-hand hunts, the 3-card choice, the 
         }
         py::dict d;
         d["exact"] = a.exact;
-        d["sampled_by"] = a.sampled_by == SampledBy::kNone ? py::object(py::none())
-                          : py::object(py::str(a.sampled_by == SampledBy::kProfiles ? "max_profiles" : "limit"));
+        const char* sampled_by = a.sampled_by == SampledBy::kProfiles ? "max_profiles"
+                                 : a.sampled_by == SampledBy::kLimit  ? "limit"
+                                                                      : "rogue_order";
+        d["sampled_by"] = a.sampled_by == SampledBy::kNone ? py::object(py::none()) : py::object(py::str(sampled_by));
         d["profiles"] = a.profiles;
         d["choices"] = choices;
         d["stats"] = solve_stats(a.stats);
@@ -302,6 +305,7 @@ SMOKEJUMPER_GAME(tails, "Tails on Fire: open-hand hunts, the 3-card choice, the 
       },
       py::arg("position"), py::arg("max_profiles"), py::arg("samples"), py::arg("seed"), py::arg("max_nodes"),
       py::arg("max_seconds"), py::arg("max_memory_mb"), py::arg("control") = nullptr,
+      py::arg("draw_rogue_order") = false,
       "Every 3-card choice of the hero with its expected flames against uniformly random opponents.");
 }
 

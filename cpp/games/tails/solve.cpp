@@ -6,6 +6,7 @@
 // it uses the house's bounded table, Budget and Control.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 #include "core/error.hpp"
@@ -169,11 +170,14 @@ ChoiceValue sampled_value(const Tally& t, double low, double high) {
 }  // namespace
 
 ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples, uint64_t seed,
-                    const Limits& limits, Control* control) {
+                    const Limits& limits, Control* control, bool draw_rogue_order) {
   validate(p0);
   if (!p0.choose) throw InvalidInput("position.phase: a choose position is needed here");
   Position p = p0;
-  p.rogue.known = false;  // the Rogue's deck is shuffled and hidden at every choice
+  // The Rogue's deck is shuffled and hidden at every choice, unless its
+  // order is drawn per sample.
+  const bool drawn = draw_rogue_order && p.rogue.present;
+  p.rogue.known = drawn;
   p.rogue.reserve.clear();
   const int n = static_cast<int>(p.players.size());
   const int hero = p.hero;
@@ -188,14 +192,14 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
   }
   const size_t count = options[hero].size();
   ChoiceAnswer out;
-  out.exact = !overflow && profiles <= max_profiles;
-  out.sampled_by = out.exact ? SampledBy::kNone : SampledBy::kProfiles;
+  out.exact = !drawn && !overflow && profiles <= max_profiles;
+  out.sampled_by = out.exact ? SampledBy::kNone : drawn ? SampledBy::kRogueOrder : SampledBy::kProfiles;
   out.profiles = overflow ? 0 : profiles;
   std::vector<std::vector<int>> chosen(n);
   for (int i = 0; i < n; ++i) chosen[i] = options[i][0];
   const Hunt hunt(hunt_from_choice(p, chosen));
   Budget budget(limits, control);
-  Solver solver(hunt, budget, table_bytes(limits));
+  auto solver = std::make_unique<Solver>(hunt, budget, table_bytes(limits));
   State s = hunt.initial();
   std::vector<ChoiceValue> values(count);
   for (size_t c = 0; c < count; ++c) values[c].cards = options[hero][c];
@@ -211,7 +215,7 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
     s.hand[hero] = bits_of(options[hero][0]);
     for (int i = 0; i < n; ++i)
       if (i != hero) s.hand[i] = bits_of(options[i][0]);
-    solver.value(s);
+    solver->value(s);
     const double hunts = static_cast<double>(count) * static_cast<double>(profiles);
     forced_by = budget.stopped() ? budget.reason()
                 : static_cast<double>(budget.nodes()) * hunts > static_cast<double>(limits.max_nodes)
@@ -238,7 +242,7 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
       for (; k < profiles; ++k) {
         for (int i = 0; i < n; ++i)
           if (i != hero) s.hand[i] = bits_of(options[i][index[i]]);
-        const Value v = solver.value(s);
+        const Value v = solver->value(s);
         if (budget.stopped()) break;
         sum += v.flames[hero];
         for (int i = 0; i < n; ++i) {  // the next profile, mixed radix
@@ -269,9 +273,17 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
     for (uint64_t k = 0; k < samples && !budget.stopped(); ++k) {
       for (int i = 0; i < n; ++i)
         if (i != hero) s.hand[i] = bits_of(options[i][rng.below(options[i].size())]);
+      if (drawn) {
+        std::vector<uint8_t> deck(s.deck, s.deck + s.deck_n);
+        rng.shuffle(deck);
+        std::copy(deck.begin(), deck.end(), s.deck);
+        // The key holds the deck as a set, one order's values a table.
+        solver.reset();
+        solver = std::make_unique<Solver>(hunt, budget, table_bytes(limits));
+      }
       for (size_t c = 0; c < count; ++c) {
         s.hand[hero] = bits_of(values[c].cards);
-        const Value v = solver.value(s);
+        const Value v = solver->value(s);
         if (budget.stopped()) break;
         tally[c].total += static_cast<double>(v.flames[hero]) / static_cast<double>(kDen);
         ++tally[c].n;
@@ -313,7 +325,7 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
     }
     return cards_less(a.cards, b.cards);
   });
-  out.stats = spent(budget, solver, forced_by);
+  out.stats = spent(budget, *solver, forced_by);
   return out;
 }
 

@@ -243,15 +243,23 @@ struct ChoiceValue {
   bool done = false;
 };
 // Why a choice was sampled rather than enumerated.
-enum class SampledBy : uint8_t { kNone, kProfiles, kLimit };
+enum class SampledBy : uint8_t { kNone, kProfiles, kLimit, kRogueOrder };
 struct ChoiceAnswer {
   bool exact = true;  // every opponents' profile enumerated
-  SampledBy sampled_by = SampledBy::kNone;  // past max_profiles, or the limit could not pay for them all
+  // past max_profiles, the limit could not pay for them all, or the Rogue's
+  // order drawn per sample
+  SampledBy sampled_by = SampledBy::kNone;
   uint64_t profiles = 0;  // opponents' profiles per choice
   std::vector<ChoiceValue> choices;  // best first
   SolveStats stats;
 };
+// `draw_rogue_order` (for a policy that must choose within a second): each
+// sample also draws the order of the Rogue's deck, and its hunts see that
+// order, so a hunt costs tens of nodes instead of the hidden deck's chance
+// tree (about a million at 2 seats). The values are then those of players
+// who know the order: optimistic, a guide for choosing, not the spec's
+// expected flames.
 ChoiceAnswer choose(const Position& p, uint64_t max_profiles, uint64_t samples, uint64_t seed,
-                    const Limits& limits, Control* control);
+                    const Limits& limits, Control* control, bool draw_rogue_order = false);
 
 }  // namespace sj::tails
