@@ -1,4 +1,5 @@
-// The best final score with the deal known: depth-first branch and bound.
+// The best final score with the deal known: depth-first branch and bound,
+// after a first pass that finds a line under every first move (spread).
 //
 // The objective is 2 * score + won (a won game scoring 0 beats a lost one;
 // score > 0 implies won). A node is cut when the game's admissible bound
