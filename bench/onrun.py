@@ -74,18 +74,25 @@ def full_deals(count: int, seconds: float) -> None:
 
 def spread_against_depth_first(results: list, seconds: float) -> None:
     """The same deals solved depth-first from the start (``spread=False``):
-    what giving every first move a share of the limit first is worth."""
-    print(f"\n### The best line found, with the spread against depth-first only (limit {seconds:g} s each)\n")
-    print("| deal seed | with the spread | depth-first only |")
-    print("| ---: | ---: | ---: |")
-    spread_total = plain_total = 0
-    for seed, r in results:
-        plain = onrun.solve(onrun.deal(seed).position, Limit(seconds=seconds), spread=False)
-        spread_total += r.score_bounds[0]
-        plain_total += plain.score_bounds[0]
-        print(f"| {seed} | {r.score_bounds[0]} | {plain.score_bounds[0]} |", flush=True)
-    print(f"| **mean** | **{spread_total / len(results):.1f}** | **{plain_total / len(results):.1f}** "
-          f"(spread / depth-first: {spread_total / max(plain_total, 1):.2f}x) |", flush=True)
+    what the dive and the shares for every first move are worth, at the
+    run's limit and at tight ones, where a share may be too thin to reach
+    a leaf."""
+    limits = sorted({0.2, 1.0, seconds})
+    print("\n### The best line found, with the dive and the spread against depth-first only (mean over the deals; "
+          "each deal's lines at the run's limit)\n")
+    print("| limit s | deals | with the dive and the spread | depth-first only | ratio | "
+          "deals with no scoring line (spread / depth-first) | lines, seed by seed (spread / depth-first) |")
+    print("| ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    for limit in limits:
+        spread = [r.score_bounds[0] if limit == seconds
+                  else onrun.solve(onrun.deal(seed).position, Limit(seconds=limit)).score_bounds[0]
+                  for seed, r in results]
+        plain = [onrun.solve(onrun.deal(seed).position, Limit(seconds=limit), spread=False).score_bounds[0]
+                 for seed, _ in results]
+        lines = ", ".join(f"{seed}: {a}/{b}" for (seed, _), a, b in zip(results, spread, plain))
+        print(f"| {limit:g} | {len(results)} | {statistics.mean(spread):.1f} | {statistics.mean(plain):.1f} | "
+              f"{sum(spread) / max(sum(plain), 1):.2f}x | {sum(v <= 0 for v in spread)} / {sum(v <= 0 for v in plain)} | "
+              f"{lines if limit == seconds else '-'} |", flush=True)
 
 
 def hidden_small(count: int) -> None:

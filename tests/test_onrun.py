@@ -137,9 +137,7 @@ def test_a_deal_is_the_shuffled_box():
 
 def test_a_full_deal_is_won_within_seconds_and_its_line_replays():
     position = onrun.deal(1).position
-    # 10 s, not 3: the search gives every first move a share of the limit
-    # first, and under the sanitizer 3 s of shares reached no winning leaf.
-    answer = onrun.solve(position, Limit(seconds=10))
+    answer = onrun.solve(position, Limit(seconds=3))
     assert answer.verdict == "win" and answer.won and len(answer.line) == 41
     lo, hi = answer.score_bounds
     assert 0 <= lo <= hi
@@ -163,6 +161,20 @@ def test_solve_finds_lines_under_every_first_move_before_it_commits_to_one():
             spread.score_bounds[0] >= plain.score_bounds[0], seed
         assert spread.score_bounds[0] >= onrun.hint(position, limit).moves[0].score_bounds[0], seed
         assert onrun.replay(position, spread.line).score == spread.score_bounds[0]
+
+
+def test_solve_dives_to_a_scoring_line_before_it_shares_out_the_limit():
+    """Under a limit too tight for every first move's share to reach a leaf
+    (41 plies; under the sanitizer 3 s was such a limit), solve still
+    answers with the line depth-first finds first: on these deals its first
+    leaf, 42 nodes in, scores. Without the dive, 48 nodes split among the
+    first moves found no line at all."""
+    for seed in (1, 4, 10):
+        position = onrun.deal(seed).position
+        dived = onrun.solve(position, Limit(nodes=48))
+        plain = onrun.solve(position, Limit(nodes=42), spread=False)
+        assert dived.score_bounds[0] == plain.score_bounds[0] > 0, seed
+        assert onrun.replay(position, dived.line).score == dived.score_bounds[0]
 
 
 def test_searches_stop_at_their_limits_and_at_the_stop_flag():

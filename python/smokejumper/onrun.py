@@ -462,7 +462,8 @@ def solve(position: PositionLike, limit: Limit | None = None, *, control: Contro
     unless a limit stopped it). For measuring what each is worth:
     ``use_bound=False`` cuts only by the score of every pawn saved;
     ``spread=False`` searches depth-first from the start, without first
-    giving every first move a share of the limit to find a line under. Order
+    diving to a scoring line and then giving every first move a share of
+    the limit to find a line under. Order
     hidden: the exact expected score, or, when the exact search cannot
     finish, ``samples`` deals drawn by ``seed``: a policy's mean (a lower
     bound's estimate) and the clairvoyant mean (an upper bound's);

@@ -193,8 +193,8 @@ struct SolveResult {
 
 // For measuring what each is worth: `use_bound` off, nodes are cut only by
 // the objective of every pawn saved, not by upper_objective; `spread` off,
-// the search is depth-first from the start, without first finding a line
-// under every first move.
+// the search is depth-first from the start, without the dive and the shares
+// that first find a line under every first move.
 SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control, bool use_bound = true,
                   bool spread = true);
 

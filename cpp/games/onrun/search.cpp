@@ -1,5 +1,6 @@
 // The best final score with the deal known: depth-first branch and bound,
-// after a first pass that finds a line under every first move (spread).
+// after a first pass that dives to a scoring line and then finds a line
+// under every first move (spread).
 //
 // The objective is 2 * score + won (a won game scoring 0 beats a lost one;
 // score > 0 implies won). A node is cut when the game's admissible bound
@@ -27,6 +28,9 @@ using Table = BoundedTable<Bound>;
 // The share of a search's budget spent finding lines under every first move
 // before the proof starts (Searcher::spread).
 constexpr double kSpreadShare = 0.9;
+// The objective of a won game scoring 1 (2 * score + won), where the dive
+// before the spread stops.
+constexpr int kFirstScoringObjective = 3;
 
 class Searcher {
  public:
@@ -76,6 +80,17 @@ class Searcher {
   // are too thin to reach a leaf.
   void spread(const State& s) {
     if (game_.final(s)) return;
+    // A dive first: depth-first until the first line that scores, so that a
+    // line exists even when the shares are too thin to reach a leaf (a line
+    // is 41 plies, and a node can cost a millisecond). Measured in
+    // docs/benchmarks.md: far better lines under tight limits, the same
+    // under loose ones.
+    const int target = target_;
+    target_ = std::min(target_, kFirstScoringObjective);
+    dfs(s, 0);
+    target_ = target;
+    stopped_ = best_ >= target_;
+    if (stopped_ || budget_.stopped()) return;
     std::vector<Move> moves;
     std::vector<Order> order;
     ordered_moves(s, moves, order);
