@@ -401,6 +401,18 @@ def test_a_rogue_order_drawn_per_sample_values_as_the_hidden_deck_when_one_order
         assert (means[0] == means[1]) == same
 
 
+def test_a_choice_on_drawn_rogue_orders_reports_every_sample_s_table():
+    """Each drawn order gets a table of its own; the answer's table counts
+    are every sample's, not the last one's: four samples store about four
+    times what one does (the same first sample, the same seed)."""
+    p = tails.deal(5, players=2).position
+    one, four = (tails.choose(p, Limit(nodes=50_000_000), max_profiles=1, samples=k, seed=9, draw_rogue_order=True)
+                 for k in (1, 4))
+    assert four.stats.table_stores > 2 * one.stats.table_stores > 0
+    assert four.stats.table_used > 2 * one.stats.table_used
+    assert four.stats.table_bytes >= one.stats.table_bytes  # tables one after another, not together
+
+
 # ------------------------------------------------------------ rules in detail
 
 

@@ -123,6 +123,16 @@ SolveStats spent(Budget& budget, const Solver& solver, StopReason stopped_by) {
   stats.table = solver.table_stats();
   return stats;
 }
+
+// Tables used one after another: their counts add up, their size is the
+// largest one's.
+void add_sample_table(TableStats& total, const TableStats& t) {
+  total.hits += t.hits;
+  total.stores += t.stores;
+  total.used += t.used;
+  total.capacity = std::max(total.capacity, t.capacity);
+  total.bytes = std::max(total.bytes, t.bytes);
+}
 }  // namespace
 
 HuntAnswer solve_hunt(const Position& p, const Limits& limits, Control* control) {
@@ -208,6 +218,7 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
   // search even when the samples then finish, since a time limit's verdict
   // depends on the machine's speed (so the answer is not one to compare).
   StopReason forced_by = StopReason::kNone;
+  TableStats replaced;  // with a Rogue order drawn per sample: the tables used before the last
   if (out.exact) {
     // One hunt first, to price the enumeration: choices x profiles hunts
     // like it. When that would pass the node or time limit, sample instead,
@@ -278,6 +289,7 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
         rng.shuffle(deck);
         std::copy(deck.begin(), deck.end(), s.deck);
         // The key holds the deck as a set, one order's values a table.
+        add_sample_table(replaced, solver->table_stats());
         solver.reset();
         solver = std::make_unique<Solver>(hunt, budget, table_bytes(limits));
       }
@@ -326,6 +338,7 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
     return cards_less(a.cards, b.cards);
   });
   out.stats = spent(budget, *solver, forced_by);
+  add_sample_table(out.stats.table, replaced);
   return out;
 }
 
