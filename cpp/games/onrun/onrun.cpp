@@ -2,6 +2,7 @@
 #include "games/onrun/onrun.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <unordered_map>
 
@@ -449,7 +450,6 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
   const Lookup look(s);
   int ngroups = 0;
   const auto group = groups_of(s, look, &ngroups);
-  std::vector<Move> moves_scratch;
   for (int v = 1; v <= 6; ++v) {
     // The source groups and their pawns of this colour.
     std::vector<int> sources;
@@ -492,20 +492,72 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
       std::sort(of[si].begin(), of[si].end());
       of[si].erase(std::unique(of[si].begin(), of[si].end()), of[si].end());
     }
-    // Enumerate assignments group by group, destination by destination;
-    // keep those where a group sends fewer than its pawns only when all its
-    // destinations are full. Each kept one is a move at once, its cells
-    // read in cell order (so `to` comes sorted); only two sources sharing a
-    // destination can reach one multiset twice.
     std::vector<int> by_cell(dest.size());
     for (size_t j = 0; j < dest.size(); ++j) by_cell[j] = static_cast<int>(j);
     std::sort(by_cell.begin(), by_cell.end(), [&](int a, int b) { return dest[a] < dest[b]; });
     std::vector<uint8_t> x(dest.size(), 0);
-    std::vector<int> sent(sources.size(), 0);
     uint64_t work = 0;
     bool cut = false;
-    moves_scratch.clear();
-    std::vector<Move>& moves = moves_scratch;
+    auto spend = [&]() {
+      if (++work <= kMaxEvacuationWork) return true;
+      if (!truncated)
+        throw InvalidInput("position: an evacuation of number " + std::to_string(v) + " has too many outcomes to list");
+      *truncated = cut = true;
+      return false;
+    };
+    auto new_move = [&]() -> Move& {
+      Move& m = out.emplace_back();
+      m.place = place;
+      m.kind = ActionKind::kEvacuate;
+      m.number = static_cast<uint8_t>(v);
+      return m;
+    };
+    if (sources.size() == 1) {
+      // One source: every outcome moves the same number of pawns, the least
+      // of its pawns and its destinations' room (a pawn goes back only when
+      // every destination is full). So the outcomes come straight in
+      // canonical order (ascending `to`) when the destinations are taken in
+      // cell order, each as full as it can be first; a branch that cannot
+      // place its pawns in the room after it is never entered, and nothing
+      // is sorted.
+      std::vector<int> ranked;
+      for (int j : by_cell)
+        if (std::binary_search(of[0].begin(), of[0].end(), j)) ranked.push_back(j);
+      std::vector<int> room_after(ranked.size() + 1, 0);
+      for (size_t p = ranked.size(); p-- > 0;) room_after[p] = room_after[p + 1] + cap[ranked[p]];
+      auto place_from = [&](auto&& self, size_t pos, int left) -> void {
+        if (cut || !spend()) return;
+        if (left == 0) {
+          Move& m = new_move();
+          for (int r : ranked)
+            for (int a = 0; a < x[r]; ++a) m.to.push_back(dest[r]);
+          return;
+        }
+        const int j = ranked[pos];
+        const int least = std::max(0, left - room_after[pos + 1]);
+        for (int a = std::min(left, cap[j]); a >= least; --a) {
+          x[j] = static_cast<uint8_t>(a);
+          self(self, pos + 1, left - a);
+        }
+        x[j] = 0;
+      };
+      place_from(place_from, 0, std::min(k_of[sources[0]], room_after[0]));
+      continue;
+    }
+    // Several sources: enumerate assignments group by group, destination by
+    // destination; keep those where a group sends fewer than its pawns only
+    // when all its destinations are full. Two sources sharing a destination
+    // can reach one multiset twice, so the outcomes are sorted and merged,
+    // as keys: `to` as the ranks (+1) of its cells in cell order, a byte
+    // each, big-endian and zero-padded, so that the keys compare as the
+    // cell lists do (a shorter list first where it is a prefix). A connected
+    // layout has at most 2 * tiles + 4 empty neighbours, so a rank fits a
+    // byte; sorting 24-byte keys instead of the moves (a hundred bytes each,
+    // compared cell by cell) was a third of a full deal's search.
+    static_assert(kMaxTiles + 2 * kMaxTiles + 4 < 255 && kMaxPawnsPerColor <= 24);
+    using OutcomeKey = std::array<uint64_t, 3>;
+    std::vector<OutcomeKey> keys;
+    std::vector<int> sent(sources.size(), 0);
     auto maximal = [&]() {
       for (size_t si = 0; si < sources.size(); ++si) {
         if (sent[si] == k_of[sources[si]]) continue;
@@ -515,22 +567,14 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
       return true;
     };
     auto rec = [&](auto&& self, size_t si, size_t pos, int left) -> void {
-      if (cut) return;
-      if (++work > kMaxEvacuationWork) {
-        if (!truncated)
-          throw InvalidInput("position: an evacuation of number " + std::to_string(v) +
-                             " has too many outcomes to list");
-        *truncated = cut = true;
-        return;
-      }
+      if (cut || !spend()) return;
       if (si == sources.size()) {
         if (!maximal()) return;
-        Move& m = moves.emplace_back();
-        m.place = place;
-        m.kind = ActionKind::kEvacuate;
-        m.number = static_cast<uint8_t>(v);
-        for (int j : by_cell)
-          for (int a = 0; a < x[j]; ++a) m.to.push_back(dest[j]);
+        OutcomeKey& key = keys.emplace_back(OutcomeKey{});
+        int byte = 0;
+        for (size_t rank = 0; rank < by_cell.size(); ++rank)
+          for (int a = 0; a < x[by_cell[rank]]; ++a, ++byte)
+            key[byte / 8] |= static_cast<uint64_t>(rank + 1) << (56 - 8 * (byte % 8));
         return;
       }
       if (pos == of[si].size()) {
@@ -548,11 +592,16 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
       }
     };
     rec(rec, 0, 0, k_of[sources[0]]);
-    std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.to < b.to; });
-    if (sources.size() > 1)
-      moves.erase(std::unique(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.to == b.to; }),
-                  moves.end());
-    for (auto& m : moves) out.push_back(std::move(m));
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    for (const OutcomeKey& key : keys) {
+      Move& m = new_move();
+      for (int byte = 0; byte < kMaxPawnsPerColor; ++byte) {
+        const int rank = static_cast<int>(key[byte / 8] >> (56 - 8 * (byte % 8)) & 0xff);
+        if (rank == 0) break;
+        m.to.push_back(dest[by_cell[rank - 1]]);
+      }
+    }
   }
 }
 

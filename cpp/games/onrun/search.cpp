@@ -13,6 +13,7 @@
 // replays to the score it claims.
 #include <algorithm>
 #include <climits>
+#include <deque>
 #include <memory>
 
 #include "games/onrun/onrun.hpp"
@@ -131,8 +132,12 @@ class Searcher {
       return bound;
     }
     const uint64_t nodes_before = budget_.nodes();
-    std::vector<Move> moves;
-    std::vector<Order> order;
+    // A turn may list 10^5 moves: each depth keeps its buffers, so that a
+    // node does not allocate (and fault in) them afresh.
+    if (static_cast<size_t>(depth) >= buffers_.size()) buffers_.resize(depth + 1);
+    std::vector<Move>& moves = buffers_[depth].moves;
+    std::vector<Order>& order = buffers_[depth].order;
+    moves.clear();
     const bool truncated = ordered_moves(s, moves, order);
     int upper = 0;
     for (const Order& o : order) {
@@ -179,6 +184,11 @@ class Searcher {
   bool use_bound_;
   int trivial_;
   std::vector<Move> path_, line_;
+  struct Buffers {
+    std::vector<Move> moves;
+    std::vector<Order> order;
+  };
+  std::deque<Buffers> buffers_;  // by depth; a deque, so growing keeps the shallower ones in place
   std::vector<Game::MoveKey> keys_;  // scratch: used before the recursion only
 };
 
