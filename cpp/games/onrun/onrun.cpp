@@ -558,6 +558,9 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
     using OutcomeKey = std::array<uint64_t, 3>;
     std::vector<OutcomeKey> keys;
     std::vector<int> sent(sources.size(), 0);
+    std::vector<size_t> last_source(dest.size(), 0);  // the last group that can send to each destination
+    for (size_t si = 0; si < sources.size(); ++si)
+      for (int j : of[si]) last_source[j] = si;
     auto maximal = [&]() {
       for (size_t si = 0; si < sources.size(); ++si) {
         if (sent[si] == k_of[sources[si]]) continue;
@@ -578,6 +581,11 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
         return;
       }
       if (pos == of[si].size()) {
+        // Pawns kept back need every destination of the group full in the
+        // end: one that no later group can fill must be full already.
+        if (left > 0)
+          for (int j : of[si])
+            if (x[j] < cap[j] && last_source[j] == si) return;
         sent[si] = k_of[sources[si]] - left;
         const size_t nsi = si + 1;
         self(self, nsi, 0, nsi < sources.size() ? k_of[sources[nsi]] : 0);
