@@ -113,6 +113,36 @@ def test_every_hint_value_is_the_reference_best_after_that_move(cases):
         assert values == sorted(values, reverse=True), "best first"
 
 
+def test_full_deals_heavy_evacuations_are_the_reference_s_moves_in_order():
+    """The small cases list few evacuation outcomes; the engine lists one
+    group's outcomes in canonical order as it enumerates them and sorts
+    several groups' as packed keys. Full deals played into with pawns put
+    on tiles give turns of thousands of outcomes, from one group and from
+    several: every turn's moves equal the reference's, in order."""
+    deals = max(2, CASES // 400)
+    compared = evacuations = several = 0
+    for seed in range(1, deals + 1):
+        rng = random.Random(seed)
+        position = onrun.deal(seed).position.model_dump(mode="json", exclude_none=True)
+        for _ in range(30):
+            check = onrun.check(position)
+            if check.status != "ongoing":
+                break
+            if len(check.moves) <= 3000:
+                pos = ref.load(position)
+                mine = [dump(c.move) for c in check.moves]
+                assert mine == [m for m, _ in ref.legal_moves(pos)], (seed, position)
+                compared += 1
+                evacuations += sum(m["action"]["kind"] == "evacuate" for m in mine)
+                several += any(sum(1 for g in ref.groups(pos) if pos.tiles[min(g)][0] == v
+                                   and any(pos.tiles[c][2][pos.next] for c in g)) > 1 for v in range(1, 7))
+            moves = [c.move for c in check.moves]
+            tiles = [m for m in moves if m.action.kind == "tile"]
+            move = rng.choice(tiles) if tiles and rng.random() < 0.7 else rng.choice(moves)
+            position = onrun.replay(position, [move]).position.model_dump(mode="json", exclude_none=True)
+    assert compared >= 20 * deals and evacuations >= 2000 * deals and several >= 5, (compared, evacuations, several)
+
+
 def test_pawns_are_conserved_tiles_hold_their_spaces_and_evacuations_are_maximal(cases):
     evacuations = 0
     for position in cases[:400]:
