@@ -520,9 +520,8 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
       // cell order, each as full as it can be first; a branch that cannot
       // place its pawns in the room after it is never entered, and nothing
       // is sorted.
-      std::vector<int> ranked;
-      for (int j : by_cell)
-        if (std::binary_search(of[0].begin(), of[0].end(), j)) ranked.push_back(j);
+      // (Every destination is the one source's: `by_cell` lists them all.)
+      const std::vector<int>& ranked = by_cell;
       std::vector<int> room_after(ranked.size() + 1, 0);
       for (size_t p = ranked.size(); p-- > 0;) room_after[p] = room_after[p + 1] + cap[ranked[p]];
       auto place_from = [&](auto&& self, size_t pos, int left) -> void {
