@@ -288,10 +288,13 @@ ChoiceAnswer choose(const Position& p0, uint64_t max_profiles, uint64_t samples,
         std::vector<uint8_t> deck(s.deck, s.deck + s.deck_n);
         rng.shuffle(deck);
         std::copy(deck.begin(), deck.end(), s.deck);
-        // The key holds the deck as a set, one order's values a table.
-        add_sample_table(replaced, solver->table_stats());
-        solver.reset();
-        solver = std::make_unique<Solver>(hunt, budget, table_bytes(limits));
+        // The key holds the deck as a set, one order's values a table (the
+        // first sample's is the fresh one made above).
+        if (k > 0) {
+          add_sample_table(replaced, solver->table_stats());
+          solver.reset();  // freed before the next is made: one table's memory at a time
+          solver = std::make_unique<Solver>(hunt, budget, table_bytes(limits));
+        }
       }
       for (size_t c = 0; c < count; ++c) {
         s.hand[hero] = bits_of(values[c].cards);
