@@ -455,6 +455,12 @@ def bounds(position: PositionLike) -> dict:
     return _native.bounds(*load_position(position).native())
 
 
+def search_order(position: PositionLike) -> list[tuple[dict, int]]:
+    """The moves in the order solve's search tries them, each with the
+    bound it is ordered by (for the tests of the search's listing)."""
+    return _native.search_order(*load_position(position).native())
+
+
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
           use_bound: bool = True, spread: bool = True, seed: int = 0, samples: int = DEFAULT_SAMPLES,
           sample_only: bool = False) -> SolveResult:

@@ -272,6 +272,21 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
       POSITION_NAMES, "The search's admissible bounds (for tests: never below the true best).");
 
   m.def(
+      "search_order",
+      [](POSITION_ARGS) {
+        const Game game(make_spec(tiles, edge, supply, next, rest));
+        std::vector<std::pair<Move, int>> order;
+        {
+          py::gil_scoped_release release;
+          order = search_order(game, game.initial());
+        }
+        py::list out;
+        for (const auto& [move, bound] : order) out.append(py::make_tuple(move_dict(move, true), bound));
+        return out;
+      },
+      POSITION_NAMES, "The moves in the order solve's search tries them, with the bound of each (for tests).");
+
+  m.def(
       "solve",
       [](POSITION_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control,
          bool use_bound, bool spread) {

@@ -19,6 +19,9 @@ class onrun:  # a submodule
     def bounds(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
                deal_rest: list[onrun.NewTuple]) -> dict: ...
     @staticmethod
+    def search_order(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
+                     deal_rest: list[onrun.NewTuple]) -> list[tuple[dict, int]]: ...
+    @staticmethod
     def solve(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
               deal_rest: list[onrun.NewTuple], max_nodes: int, max_seconds: float, max_memory_mb: int,
               control: Control | None = None, use_bound: bool = True, spread: bool = True) -> dict: ...

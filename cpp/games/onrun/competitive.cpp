@@ -141,7 +141,7 @@ void Contest::moves(const ContestState& s, std::vector<ContestMove>& out) const 
       game_.moves(b, own, nullptr);
     } else {
       if (out.empty()) own.push_back(Move{});  // one pass, whichever colour
-      game_.evacuations(b, color, own, Cell{}, nullptr);
+      game_.evacuations(b, color, &own, Cell{}, nullptr);
     }
     for (Move& m : own) out.push_back(ContestMove{std::move(m), static_cast<uint8_t>(color)});
   }
@@ -190,7 +190,7 @@ bool Contest::legal(const ContestState& s, const ContestMove& m, std::string* wh
     case ActionKind::kEdge: return fail("after the last tile a turn is only an evacuation or a pass");
     case ActionKind::kEvacuate: {
       std::vector<Move> ev;
-      game_.evacuations(b, m.color, ev, Cell{}, nullptr);
+      game_.evacuations(b, m.color, &ev, Cell{}, nullptr);
       auto to = m.move.to;
       std::sort(to.begin(), to.end());
       bool any = false;

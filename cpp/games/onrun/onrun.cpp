@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 #include <unordered_map>
+#include <utility>
 
 #include "core/bits.hpp"
 #include "core/error.hpp"
@@ -352,7 +353,27 @@ int Game::upper_from(const std::array<int, kColors>& at_edge, const std::array<i
   return 2 * product + 1;
 }
 
-void Game::move_keys(const State& s, const std::vector<Move>& moves, std::vector<MoveKey>& out) const {
+namespace {
+
+const Move& move_of(const Move& m) { return m; }
+const Move& move_of(const Game::MoveClass& c) { return c.move; }
+
+// The pawns an evacuation moves and how many of them go onto tiles (the
+// tile placed this turn, at `place`, is one).
+std::pair<int, int> evacuated(const Move& m, Cell place, const Lookup& look) {
+  int to_tiles = 0;
+  for (Cell to : m.to) to_tiles += to == place || look.tile_at(to) >= 0;
+  return {static_cast<int>(m.to.size()), to_tiles};
+}
+std::pair<int, int> evacuated(const Game::MoveClass& c, Cell place, const Lookup& look) {
+  if (c.to_edge < 0) return evacuated(c.move, place, look);
+  return {c.moved, c.moved - c.to_edge};
+}
+
+}  // namespace
+
+template <class Entry>
+void Game::keys_of(const State& s, const std::vector<Entry>& moves, std::vector<MoveKey>& out) const {
   out.clear();
   if (final(s)) return;
   const int c = s.next;
@@ -369,7 +390,8 @@ void Game::move_keys(const State& s, const std::vector<Move>& moves, std::vector
   const Lookup look(s);
   Cell place{INT16_MIN, INT16_MIN};
   int covered = -1;  // the colour of the edge pawn under `place`
-  for (const Move& m : moves) {
+  for (const Entry& entry : moves) {
+    const Move& m = move_of(entry);
     if (!(m.place == place)) {
       place = m.place;
       const int e = look.edge_at(place);
@@ -382,9 +404,7 @@ void Game::move_keys(const State& s, const std::vector<Move>& moves, std::vector
       case ActionKind::kTile: tiles[c] += m.count, sup[c] -= m.count; break;
       case ActionKind::kEdge: ++edge[c], --sup[c]; break;
       case ActionKind::kEvacuate: {
-        int to_tiles = 0;
-        for (Cell to : m.to) to_tiles += to == place || look.tile_at(to) >= 0;
-        const int moved = static_cast<int>(m.to.size());
+        const auto [moved, to_tiles] = evacuated(entry, place, look);
         tiles[c] += to_tiles - leaving[m.number];
         edge[c] += moved - to_tiles;
         sup[c] += leaving[m.number] - moved;
@@ -394,6 +414,14 @@ void Game::move_keys(const State& s, const std::vector<Move>& moves, std::vector
     out.push_back({upper_from(edge, tiles, sup, turns, next), sup[0] + sup[1] + sup[2] + sup[3],
                    edge[0] + edge[1] + edge[2] + edge[3]});
   }
+}
+
+void Game::move_keys(const State& s, const std::vector<Move>& moves, std::vector<MoveKey>& out) const {
+  keys_of(s, moves, out);
+}
+
+void Game::move_keys(const State& s, const std::vector<MoveClass>& moves, std::vector<MoveKey>& out) const {
+  keys_of(s, moves, out);
 }
 
 // ------------------------------------------------------------ the board
@@ -445,57 +473,133 @@ State Game::place_tile(const State& s, const NewTile& nt, Cell at, TurnReport* r
   return t;
 }
 
+namespace {
+
+// One number's evacuation by one colour on a placed board: the source
+// groups with their pawns, the destinations (cells, with the pawns each can
+// take) and the destinations of each source.
+struct Evacuation {
+  std::vector<int> sources;  // group ids, ascending
+  std::vector<int> k;        // pawns of each source
+  std::vector<Cell> dest;
+  std::vector<int> cap;
+  std::vector<bool> at_edge;           // the destination is an edge area (else a tile)
+  std::vector<std::vector<int>> of;    // each source's destinations
+  std::vector<int> by_cell;            // the destinations in cell order
+};
+
+// False when no tile numbered `v` holds a pawn of `color`.
+bool evacuation_of(const State& s, const Lookup& look, const std::array<int8_t, kMaxTiles>& group, int ngroups,
+                   int color, int v, Evacuation& e) {
+  std::vector<int> k_of(ngroups, 0);
+  for (int i = 0; i < s.ntiles; ++i)
+    if (s.tiles[i].n == v && s.tiles[i].pawns[color] > 0) {
+      if (k_of[group[i]] == 0) e.sources.push_back(group[i]);
+      k_of[group[i]] += s.tiles[i].pawns[color];
+    }
+  if (e.sources.empty()) return false;
+  std::sort(e.sources.begin(), e.sources.end());
+  for (int g : e.sources) e.k.push_back(k_of[g]);
+  e.of.resize(e.sources.size());
+  auto dest_index = [&](Cell c, int capacity, bool edge) {
+    for (size_t j = 0; j < e.dest.size(); ++j)
+      if (e.dest[j] == c) return static_cast<int>(j);
+    e.dest.push_back(c);
+    e.cap.push_back(capacity);
+    e.at_edge.push_back(edge);
+    return static_cast<int>(e.dest.size() - 1);
+  };
+  for (size_t si = 0; si < e.sources.size(); ++si) {
+    const int g = e.sources[si];
+    std::vector<bool> adjacent(ngroups, false);
+    for (int i = 0; i < s.ntiles; ++i) {
+      if (group[i] != g) continue;
+      for (int d = 0; d < kHexDirections; ++d) {
+        const Cell c = neighbor(s.tiles[i].cell, d);
+        const int j = look.tile_at(c);
+        if (j >= 0) {
+          if (group[j] != g) adjacent[group[j]] = true;
+        } else if (look.edge_at(c) < 0) {
+          e.of[si].push_back(dest_index(c, 1, true));
+        }
+      }
+    }
+    for (int j = 0; j < s.ntiles; ++j)
+      if (adjacent[group[j]] && s.tiles[j].room() > 0)
+        e.of[si].push_back(dest_index(s.tiles[j].cell, s.tiles[j].room(), false));
+    std::sort(e.of[si].begin(), e.of[si].end());
+    e.of[si].erase(std::unique(e.of[si].begin(), e.of[si].end()), e.of[si].end());
+  }
+  e.by_cell.resize(e.dest.size());
+  for (size_t j = 0; j < e.dest.size(); ++j) e.by_cell[j] = static_cast<int>(j);
+  std::sort(e.by_cell.begin(), e.by_cell.end(), [&](int a, int b) { return e.dest[a] < e.dest[b]; });
+  return true;
+}
+
+// One source's outcomes that send `to_edge` of `moved` pawns to the edge
+// (all of them with `to_edge` < 0), in canonical order, to `emit`, which
+// gets the pawns per destination and returns false to stop. Every outcome
+// moves the same pawns, the least of the source's and its destinations'
+// room (a pawn goes back only when every destination is full). So the
+// outcomes come straight in canonical order (ascending `to`) when the
+// destinations are taken in cell order, each as full as it can be first;
+// a branch that cannot place its pawns in the room after it is never
+// entered, and nothing is sorted. `spend` is called at every step and
+// returns false to stop.
+template <class Emit, class Spend>
+void one_source_outcomes(const Evacuation& e, int moved, int to_edge, Emit&& emit, Spend&& spend) {
+  const std::vector<int>& ranked = e.by_cell;  // every destination is the one source's
+  const size_t n = ranked.size();
+  std::vector<int> room_after(n + 1, 0), edges_after(n + 1, 0);
+  for (size_t p = n; p-- > 0;) {
+    room_after[p] = room_after[p + 1] + e.cap[ranked[p]];
+    edges_after[p] = edges_after[p + 1] + (e.at_edge[ranked[p]] ? 1 : 0);
+  }
+  std::vector<uint8_t> x(e.dest.size(), 0);
+  bool stop = false;
+  const bool any_to_edge = to_edge < 0;
+  // Can `left` pawns go to the destinations from `pos` on, `edges` of them
+  // to the edge?
+  auto fits = [&](size_t pos, int left, int edges) {
+    if (any_to_edge) return left <= room_after[pos];
+    return 0 <= edges && edges <= left && edges <= edges_after[pos] &&
+           left - edges <= room_after[pos] - edges_after[pos];
+  };
+  auto place_from = [&](auto&& self, size_t pos, int left, int edges) -> void {
+    if (stop || !spend()) {
+      stop = true;
+      return;
+    }
+    if (left == 0) {
+      if (!emit(x)) stop = true;
+      return;
+    }
+    const int j = ranked[pos];
+    for (int a = std::min(left, e.cap[j]); a >= 0 && !stop; --a) {
+      const int rest_edges = edges - (e.at_edge[j] ? a : 0);
+      if (!fits(pos + 1, left - a, rest_edges)) continue;
+      x[j] = static_cast<uint8_t>(a);
+      self(self, pos + 1, left - a, rest_edges);
+    }
+    x[j] = 0;
+  };
+  if (fits(0, moved, to_edge)) place_from(place_from, 0, moved, to_edge);
+}
+
+}  // namespace
+
 // Every evacuation of colour `color` from the placed board, in canonical order.
-void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell place, bool* truncated) const {
+void Game::evacuations(const State& s, int color, std::vector<Move>* out, Cell place, bool* truncated,
+                       std::vector<MoveClass>* folded) const {
   const Lookup look(s);
   int ngroups = 0;
   const auto group = groups_of(s, look, &ngroups);
   for (int v = 1; v <= 6; ++v) {
-    // The source groups and their pawns of this colour.
-    std::vector<int> sources;
-    std::vector<int> k_of(ngroups, 0);
-    for (int i = 0; i < s.ntiles; ++i)
-      if (s.tiles[i].n == v && s.tiles[i].pawns[color] > 0) {
-        if (k_of[group[i]] == 0) sources.push_back(group[i]);
-        k_of[group[i]] += s.tiles[i].pawns[color];
-      }
-    if (sources.empty()) continue;
-    std::sort(sources.begin(), sources.end());
-    // Destinations: cells with their capacity, and each source's list.
-    std::vector<Cell> dest;
-    std::vector<int> cap;
-    std::vector<std::vector<int>> of(sources.size());
-    auto dest_index = [&](Cell c, int capacity) {
-      for (size_t j = 0; j < dest.size(); ++j)
-        if (dest[j] == c) return static_cast<int>(j);
-      dest.push_back(c);
-      cap.push_back(capacity);
-      return static_cast<int>(dest.size() - 1);
-    };
-    for (size_t si = 0; si < sources.size(); ++si) {
-      const int g = sources[si];
-      std::vector<bool> adjacent(ngroups, false);
-      for (int i = 0; i < s.ntiles; ++i) {
-        if (group[i] != g) continue;
-        for (int d = 0; d < kHexDirections; ++d) {
-          const Cell c = neighbor(s.tiles[i].cell, d);
-          const int j = look.tile_at(c);
-          if (j >= 0) {
-            if (group[j] != g) adjacent[group[j]] = true;
-          } else if (look.edge_at(c) < 0) {
-            of[si].push_back(dest_index(c, 1));
-          }
-        }
-      }
-      for (int j = 0; j < s.ntiles; ++j)
-        if (adjacent[group[j]] && s.tiles[j].room() > 0) of[si].push_back(dest_index(s.tiles[j].cell, s.tiles[j].room()));
-      std::sort(of[si].begin(), of[si].end());
-      of[si].erase(std::unique(of[si].begin(), of[si].end()), of[si].end());
-    }
-    std::vector<int> by_cell(dest.size());
-    for (size_t j = 0; j < dest.size(); ++j) by_cell[j] = static_cast<int>(j);
-    std::sort(by_cell.begin(), by_cell.end(), [&](int a, int b) { return dest[a] < dest[b]; });
-    std::vector<uint8_t> x(dest.size(), 0);
+    Evacuation e;
+    if (!evacuation_of(s, look, group, ngroups, color, v, e)) continue;
+    const std::vector<Cell>& dest = e.dest;
+    const std::vector<int>& cap = e.cap;
+    const std::vector<int>& by_cell = e.by_cell;
     uint64_t work = 0;
     bool cut = false;
     auto spend = [&]() {
@@ -506,41 +610,30 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
       return false;
     };
     auto new_move = [&]() -> Move& {
-      Move& m = out.emplace_back();
+      Move& m = folded ? folded->emplace_back().move : out->emplace_back();
       m.place = place;
       m.kind = ActionKind::kEvacuate;
       m.number = static_cast<uint8_t>(v);
       return m;
     };
-    if (sources.size() == 1) {
-      // One source: every outcome moves the same number of pawns, the least
-      // of its pawns and its destinations' room (a pawn goes back only when
-      // every destination is full). So the outcomes come straight in
-      // canonical order (ascending `to`) when the destinations are taken in
-      // cell order, each as full as it can be first; a branch that cannot
-      // place its pawns in the room after it is never entered, and nothing
-      // is sorted.
-      // (Every destination is the one source's: `by_cell` lists them all.)
-      const std::vector<int>& ranked = by_cell;
-      std::vector<int> room_after(ranked.size() + 1, 0);
-      for (size_t p = ranked.size(); p-- > 0;) room_after[p] = room_after[p + 1] + cap[ranked[p]];
-      auto place_from = [&](auto&& self, size_t pos, int left) -> void {
-        if (cut || !spend()) return;
-        if (left == 0) {
-          Move& m = new_move();
-          for (int r : ranked)
-            for (int a = 0; a < x[r]; ++a) m.to.push_back(dest[r]);
-          return;
+    if (e.sources.size() == 1) {
+      int edges = 0, room = 0;
+      for (size_t j = 0; j < dest.size(); ++j) (e.at_edge[j] ? edges : room) += cap[j];
+      const int moved = std::min(e.k[0], edges + room);
+      if (folded) {
+        for (int to_edge = std::max(0, moved - room); to_edge <= std::min(edges, moved); ++to_edge) {
+          new_move();
+          folded->back().to_edge = static_cast<int8_t>(to_edge);
+          folded->back().moved = static_cast<uint8_t>(moved);
         }
-        const int j = ranked[pos];
-        const int least = std::max(0, left - room_after[pos + 1]);
-        for (int a = std::min(left, cap[j]); a >= least; --a) {
-          x[j] = static_cast<uint8_t>(a);
-          self(self, pos + 1, left - a);
-        }
-        x[j] = 0;
-      };
-      place_from(place_from, 0, std::min(k_of[sources[0]], room_after[0]));
+        continue;
+      }
+      one_source_outcomes(e, moved, -1, [&](const std::vector<uint8_t>& x) {
+        Move& m = new_move();
+        for (int r : by_cell)
+          for (int a = 0; a < x[r]; ++a) m.to.push_back(dest[r]);
+        return true;
+      }, spend);
       continue;
     }
     // Several sources: enumerate assignments group by group, destination by
@@ -555,14 +648,16 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
     // compared cell by cell) was a third of a full deal's search.
     static_assert(kMaxTiles + 2 * kMaxTiles + 4 < 255 && kMaxPawnsPerColor <= 24);
     using OutcomeKey = std::array<uint64_t, 3>;
+    const std::vector<std::vector<int>>& of = e.of;
+    std::vector<uint8_t> x(dest.size(), 0);
     std::vector<OutcomeKey> keys;
-    std::vector<int> sent(sources.size(), 0);
+    std::vector<int> sent(e.sources.size(), 0);
     std::vector<size_t> last_source(dest.size(), 0);  // the last group that can send to each destination
-    for (size_t si = 0; si < sources.size(); ++si)
+    for (size_t si = 0; si < e.sources.size(); ++si)
       for (int j : of[si]) last_source[j] = si;
     auto maximal = [&]() {
-      for (size_t si = 0; si < sources.size(); ++si) {
-        if (sent[si] == k_of[sources[si]]) continue;
+      for (size_t si = 0; si < e.sources.size(); ++si) {
+        if (sent[si] == e.k[si]) continue;
         for (int j : of[si])
           if (x[j] < cap[j]) return false;
       }
@@ -570,7 +665,7 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
     };
     auto rec = [&](auto&& self, size_t si, size_t pos, int left) -> void {
       if (cut || !spend()) return;
-      if (si == sources.size()) {
+      if (si == e.sources.size()) {
         if (!maximal()) return;
         OutcomeKey& key = keys.emplace_back(OutcomeKey{});
         int byte = 0;
@@ -585,9 +680,9 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
         if (left > 0)
           for (int j : of[si])
             if (x[j] < cap[j] && last_source[j] == si) return;
-        sent[si] = k_of[sources[si]] - left;
+        sent[si] = e.k[si] - left;
         const size_t nsi = si + 1;
-        self(self, nsi, 0, nsi < sources.size() ? k_of[sources[nsi]] : 0);
+        self(self, nsi, 0, nsi < e.sources.size() ? e.k[nsi] : 0);
         return;
       }
       const int j = of[si][pos];
@@ -598,7 +693,7 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
         x[j] = static_cast<uint8_t>(x[j] - a);
       }
     };
-    rec(rec, 0, 0, k_of[sources[0]]);
+    rec(rec, 0, 0, e.k[0]);
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     for (const OutcomeKey& key : keys) {
@@ -610,6 +705,24 @@ void Game::evacuations(const State& s, int color, std::vector<Move>& out, Cell p
       }
     }
   }
+}
+
+void Game::class_outcomes(const State& s, const MoveClass& c,
+                          const std::function<bool(const Move&)>& visit) const {
+  const State placed = place_tile(s, next_tile(s), c.move.place, nullptr);
+  const Lookup look(placed);
+  int ngroups = 0;
+  const auto group = groups_of(placed, look, &ngroups);
+  Evacuation e;
+  if (!evacuation_of(placed, look, group, ngroups, placed.next, c.move.number, e) || e.sources.size() != 1)
+    throw InvalidInput("position: no evacuation class of number " + std::to_string(c.move.number) + " here");
+  Move m = c.move;
+  one_source_outcomes(e, c.moved, c.to_edge, [&](const std::vector<uint8_t>& x) {
+    m.to.clear();
+    for (int r : e.by_cell)
+      for (int a = 0; a < x[r]; ++a) m.to.push_back(e.dest[r]);
+    return visit(m);
+  }, [] { return true; });
 }
 
 State Game::act(const State& placed, const Move& m, TurnReport* report) const {
@@ -656,12 +769,25 @@ void Game::moves(const State& s, std::vector<Move>& out, bool* truncated) const 
 }
 
 void Game::moves_with(const State& s, const NewTile& tile, std::vector<Move>& out, bool* truncated) const {
+  list_moves(s, tile, &out, nullptr, truncated);
+}
+
+void Game::move_classes(const State& s, std::vector<MoveClass>& out, bool* truncated) const {
+  if (!final(s)) list_moves(s, next_tile(s), nullptr, &out, truncated);
+}
+
+void Game::list_moves(const State& s, const NewTile& tile, std::vector<Move>* out, std::vector<MoveClass>* folded,
+                      bool* truncated) const {
   const int c = s.next;
+  auto push = [&](const Move& m) {
+    if (folded) folded->push_back(MoveClass{m});
+    else out->push_back(m);
+  };
   for (Cell place : flashpoints(s)) {
     const State placed = place_tile(s, tile, place, nullptr);
     Move pass;
     pass.place = place;
-    out.push_back(pass);
+    push(pass);
     std::vector<int> order(placed.ntiles);
     for (int i = 0; i < placed.ntiles; ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
@@ -674,7 +800,7 @@ void Game::moves_with(const State& s, const NewTile& tile, std::vector<Move>& ou
         m.kind = ActionKind::kTile;
         m.cell = placed.tiles[i].cell;
         m.count = static_cast<uint8_t>(k);
-        out.push_back(m);
+        push(m);
       }
     }
     if (placed.supply[c] > 0) {
@@ -685,10 +811,10 @@ void Game::moves_with(const State& s, const NewTile& tile, std::vector<Move>& ou
           m.place = place;
           m.kind = ActionKind::kEdge;
           m.cell = e;
-          out.push_back(m);
+          push(m);
         }
     }
-    evacuations(placed, c, out, place, truncated);
+    evacuations(placed, c, out, place, truncated, folded);
   }
 }
 
@@ -747,7 +873,7 @@ bool Game::legal(const State& s, const Move& m, std::string* why) const {
     case ActionKind::kEvacuate: {
       if (m.number < 1 || m.number > 6) return fail("number must be 1..6");
       std::vector<Move> ev;
-      evacuations(placed, c, ev, m.place, nullptr);
+      evacuations(placed, c, &ev, m.place, nullptr);
       bool any = false;
       auto to = m.to;
       std::sort(to.begin(), to.end());

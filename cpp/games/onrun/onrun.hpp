@@ -7,7 +7,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/inline_vector.hpp"
@@ -137,6 +139,26 @@ class Game {
     int bound, supply, edge;
   };
   void move_keys(const State& s, const std::vector<Move>& moves, std::vector<MoveKey>& out) const;
+
+  // The branch-and-bound search's listing of a turn: the moves in canonical
+  // order, except that the evacuation outcomes of a number with one source
+  // group come as classes, one per count of pawns sent to the edge. A
+  // class's outcomes move the same pawns, so they share the search's order
+  // key and bound; a crowded turn has 10^6 of them, and the search, which
+  // cuts most nodes after a child or two, lists a class (class_outcomes)
+  // only when it reaches it. Taken in canonical order within each class,
+  // the classes sorted by key give the moves in the order the whole
+  // listing sorted by key would.
+  struct MoveClass {
+    Move move;            // the move; a class: its place and number
+    int8_t to_edge = -1;  // a class: the pawns its outcomes send to the edge; -1: `move` alone
+    uint8_t moved = 0;    // a class: the pawns its outcomes move
+  };
+  void move_classes(const State& s, std::vector<MoveClass>& out, bool* truncated) const;
+  void move_keys(const State& s, const std::vector<MoveClass>& moves, std::vector<MoveKey>& out) const;
+  // The outcomes of class `c` of the turn of `s`, in canonical order, each
+  // given to `visit` until it returns false.
+  void class_outcomes(const State& s, const MoveClass& c, const std::function<bool(const Move&)>& visit) const;
   bool in_play(int color) const { return in_play_[color]; }
 
   std::vector<Cell> flashpoints(const State& s) const;
@@ -165,7 +187,14 @@ class Game {
  private:
   friend class Contest;  // the competitive game plays its turns with these
   State place_tile(const State& s, const NewTile& tile, Cell at, TurnReport* report) const;
-  void evacuations(const State& placed, int color, std::vector<Move>& out, Cell place, bool* truncated) const;
+  // The moves go to `out`, or with `folded` there instead (`out` null), one
+  // source's outcomes as classes (MoveClass).
+  void list_moves(const State& s, const NewTile& tile, std::vector<Move>* out, std::vector<MoveClass>* folded,
+                  bool* truncated) const;
+  void evacuations(const State& placed, int color, std::vector<Move>* out, Cell place, bool* truncated,
+                   std::vector<MoveClass>* folded = nullptr) const;
+  template <class Entry>
+  void keys_of(const State& s, const std::vector<Entry>& moves, std::vector<MoveKey>& out) const;
   State act(const State& placed, const Move& m, TurnReport* report) const;
   // upper_objective from the pawns per colour at the edge, on tiles and in
   // the supply, with `turns` turns left starting with colour `next`.
@@ -197,6 +226,9 @@ struct SolveResult {
 // that first find a line under every first move.
 SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control, bool use_bound = true,
                   bool spread = true);
+// The moves of `s` in the order solve's depth-first search tries them, with
+// the bound it orders each by (for tests: the folded listing expanded).
+std::vector<std::pair<Move, int>> search_order(const Game& game, const State& s);
 
 struct HintMove {
   Child child;

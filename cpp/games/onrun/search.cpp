@@ -49,13 +49,15 @@ class Searcher {
 
   // The moves of `s`, most promising first: the highest bound, then the
   // emptiest supply, then the most pawns at the edge; ties in canonical
-  // order. The keys come without making the children (a turn may have 10^5
-  // evacuation outcomes); a child is made when searched. Two moves reaching
-  // one state are rare, and the table cuts the second. Returns whether the
-  // list was cut short (then an answer past here is not proved).
-  bool ordered_moves(const State& s, std::vector<Move>& moves, std::vector<Order>& order) {
+  // order. The keys come without making the children, and one source's
+  // evacuation outcomes as classes (Game::MoveClass: a turn may have 10^6
+  // outcomes, and a node is mostly cut after a child or two); a child is
+  // made when searched. Two moves reaching one state are rare, and the
+  // table cuts the second. Returns whether the list was cut short (then an
+  // answer past here is not proved).
+  bool ordered_moves(const State& s, std::vector<Game::MoveClass>& moves, std::vector<Order>& order) {
     bool truncated = false;
-    game_.moves(s, moves, &truncated);
+    game_.move_classes(s, moves, &truncated);
     if (truncated) incomplete_ = true;
     game_.move_keys(s, moves, keys_);
     order.resize(moves.size());
@@ -92,13 +94,22 @@ class Searcher {
     target_ = target;
     stopped_ = best_ >= target_;
     if (stopped_ || budget_.stopped()) return;
-    std::vector<Move> moves;
+    std::vector<Game::MoveClass> classes;
     std::vector<Order> order;
-    ordered_moves(s, moves, order);
-    for (size_t i = 0; i < order.size() && order[i].bound > best_; ++i) {
-      const Budget::Slice outer = budget_.begin_slice(1.0 / static_cast<double>(order.size() - i), UINT64_MAX);
-      path_.push_back(moves[order[i].index]);
-      dfs(game_.apply(s, moves[order[i].index]), 1);
+    ordered_moves(s, classes, order);
+    // Every move its share: the classes listed.
+    std::vector<Move> moves;
+    std::vector<int> bounds;
+    for (const Order& o : order)
+      for_each_move(s, classes[o.index], [&](const Move& m) {
+        moves.push_back(m);
+        bounds.push_back(o.bound);
+        return true;
+      });
+    for (size_t i = 0; i < moves.size() && bounds[i] > best_; ++i) {
+      const Budget::Slice outer = budget_.begin_slice(1.0 / static_cast<double>(moves.size() - i), UINT64_MAX);
+      path_.push_back(moves[i]);
+      dfs(game_.apply(s, moves[i]), 1);
       path_.pop_back();
       budget_.end_slice(outer);
       stopped_ = best_ >= target_;  // a spent share ends that move's search only
@@ -135,23 +146,27 @@ class Searcher {
     // A turn may list 10^5 moves: each depth keeps its buffers, so that a
     // node does not allocate (and fault in) them afresh.
     if (static_cast<size_t>(depth) >= buffers_.size()) buffers_.resize(depth + 1);
-    std::vector<Move>& moves = buffers_[depth].moves;
+    std::vector<Game::MoveClass>& moves = buffers_[depth].moves;
     std::vector<Order>& order = buffers_[depth].order;
     moves.clear();
     const bool truncated = ordered_moves(s, moves, order);
     int upper = 0;
-    for (const Order& o : order) {
-      if (o.bound <= best_) {  // sorted by bound: none after this can do better
+    // Searches a child; false when no later move can do better.
+    auto child = [&](const Move& m, int move_bound) {
+      if (move_bound <= best_) {  // sorted by bound: none after this can do better
         stats_.pruned += 1;
-        upper = std::max(upper, o.bound);
-        break;
+        upper = std::max(upper, move_bound);
+        return false;
       }
-      path_.push_back(moves[o.index]);
-      const int u = dfs(game_.apply(s, moves[o.index]), depth + 1);
+      path_.push_back(m);
+      const int u = dfs(game_.apply(s, m), depth + 1);
       path_.pop_back();
       upper = std::max(upper, u);
-      if (stopped_) return bound;  // the children not reached count with the node's bound
-    }
+      return !stopped_;
+    };
+    for (const Order& o : order)
+      if (!for_each_move(s, moves[o.index], [&](const Move& m) { return child(m, o.bound); })) break;
+    if (stopped_) return bound;  // the children not reached count with the node's bound
     if (truncated) return bound;  // moves left unlisted: only the bound holds
     upper = std::min(upper, bound);
     table_.store(key, Bound{upper}, budget_.nodes() - nodes_before);
@@ -165,6 +180,28 @@ class Searcher {
     path_.clear();
     stopped_ = false;
     target_ = target;
+  }
+  // `visit` each move of `entry` (a class's outcomes, or the move) until it
+  // returns false; false if it did.
+  template <class Visit>
+  bool for_each_move(const State& s, const Game::MoveClass& entry, Visit&& visit) {
+    if (entry.to_edge < 0) return visit(entry.move);
+    bool more = true;
+    game_.class_outcomes(s, entry, [&](const Move& m) { return more = visit(m); });
+    return more;
+  }
+  // The moves of `s` in the order dfs tries them, each with its bound.
+  std::vector<std::pair<Move, int>> order_of(const State& s) {
+    std::vector<Game::MoveClass> classes;
+    std::vector<Order> order;
+    ordered_moves(s, classes, order);
+    std::vector<std::pair<Move, int>> out;
+    for (const Order& o : order)
+      for_each_move(s, classes[o.index], [&](const Move& m) {
+        out.emplace_back(m, o.bound);
+        return true;
+      });
+    return out;
   }
   int best() const { return best_; }
   const std::vector<Move>& line() const { return line_; }
@@ -185,7 +222,7 @@ class Searcher {
   int trivial_;
   std::vector<Move> path_, line_;
   struct Buffers {
-    std::vector<Move> moves;
+    std::vector<Game::MoveClass> moves;
     std::vector<Order> order;
   };
   std::deque<Buffers> buffers_;  // by depth; a deque, so growing keeps the shallower ones in place
@@ -229,6 +266,13 @@ SolveResult solve(const Game& game, const State& s, const Limits& limits, Contro
   r.stats.table = table.stats();
   if (budget.control()) budget.poll();
   return r;
+}
+
+std::vector<std::pair<Move, int>> search_order(const Game& game, const State& s) {
+  SearchStats stats;
+  Budget budget(Limits{}, nullptr, kPollEvery);
+  Table table(1 << 16);
+  return Searcher(game, budget, table, stats).order_of(s);
 }
 
 HintResult hint(const Game& game, const State& s, const Limits& limits, Control* control) {
