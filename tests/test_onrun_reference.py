@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from typing import Iterator
 
 import pytest
 
@@ -113,15 +114,11 @@ def test_every_hint_value_is_the_reference_best_after_that_move(cases):
         assert values == sorted(values, reverse=True), "best first"
 
 
-def test_full_deals_heavy_evacuations_are_the_reference_s_moves_in_order():
-    """The small cases list few evacuation outcomes; the engine lists one
-    group's outcomes in canonical order as it enumerates them and sorts
-    several groups' as packed keys. Full deals played into with pawns put
-    on tiles give turns of thousands of outcomes, from one group and from
-    several: every turn's moves equal the reference's, in order."""
-    deals = max(2, CASES // 400)
-    compared = evacuations = several = 0
-    for seed in range(1, deals + 1):
+def heavy_turns() -> Iterator[tuple[dict, onrun.CheckResult]]:
+    """Turns of full deals played into with pawns put on tiles (up to 30
+    turns a deal): thousands of evacuation outcomes, from one group and
+    from several. Those listing up to 3,000 moves, with their checks."""
+    for seed in range(1, max(2, CASES // 400) + 1):
         rng = random.Random(seed)
         position = onrun.deal(seed).position.model_dump(mode="json", exclude_none=True)
         for _ in range(30):
@@ -129,62 +126,68 @@ def test_full_deals_heavy_evacuations_are_the_reference_s_moves_in_order():
             if check.status != "ongoing":
                 break
             if len(check.moves) <= 3000:
-                pos = ref.load(position)
-                mine = [dump(c.move) for c in check.moves]
-                assert mine == [m for m, _ in ref.legal_moves(pos)], (seed, position)
-                compared += 1
-                evacuations += sum(m["action"]["kind"] == "evacuate" for m in mine)
-                several += any(sum(1 for g in ref.groups(pos) if pos.tiles[min(g)][0] == v
-                                   and any(pos.tiles[c][2][pos.next] for c in g)) > 1 for v in range(1, 7))
+                yield position, check
             moves = [c.move for c in check.moves]
             tiles = [m for m in moves if m.action.kind == "tile"]
             move = rng.choice(tiles) if tiles and rng.random() < 0.7 else rng.choice(moves)
             position = onrun.replay(position, [move]).position.model_dump(mode="json", exclude_none=True)
+
+
+def several_sources(pos: ref.Pos) -> bool:
+    """Whether some number's evacuation has more than one source group."""
+    return any(sum(1 for g in ref.groups(pos) if pos.tiles[min(g)][0] == v
+                   and any(pos.tiles[c][2][pos.next] for c in g)) > 1 for v in range(1, 7))
+
+
+def test_full_deals_heavy_evacuations_are_the_reference_s_moves_in_order():
+    """The small cases list few evacuation outcomes; the engine lists one
+    group's outcomes in canonical order as it enumerates them and sorts
+    several groups' as packed keys. On heavy turns (heavy_turns) every
+    turn's moves equal the reference's, in order."""
+    compared = evacuations = several = 0
+    for position, check in heavy_turns():
+        pos = ref.load(position)
+        mine = [dump(c.move) for c in check.moves]
+        assert mine == [m for m, _ in ref.legal_moves(pos)], position
+        compared += 1
+        evacuations += sum(m["action"]["kind"] == "evacuate" for m in mine)
+        several += several_sources(pos)
+    deals = max(2, CASES // 400)
     assert compared >= 20 * deals and evacuations >= 2000 * deals and several >= 5, (compared, evacuations, several)
 
 
 def test_the_search_tries_every_move_once_by_its_key_then_in_canonical_order():
-    """The search lists one group's evacuation outcomes as classes (by the
-    pawns they send to the edge) and lists a class's outcomes only when it
-    reaches it. On turns of full deals with thousands of outcomes, the
-    order it tries the moves in must be every legal move once, sorted by
-    its key (the bound, then the emptiest supply, then the most edge
-    pawns, read off the reference's next positions) with ties in
-    canonical order, and each bound the child's own admissible bound."""
+    """The search lists evacuation outcomes as classes (by the pawns they
+    move and send to the edge; several groups' classes found from the
+    amounts of their own destinations) and lists a class's outcomes only
+    when it reaches it. On heavy turns (heavy_turns) the order it tries
+    the moves in must be every legal move once, sorted by its key (the
+    bound, then the emptiest supply, then the most edge pawns, read off
+    the reference's next positions) with ties in canonical order, and
+    each bound the child's own admissible bound."""
+    compared = evacuations = several = 0
+    for position, check in heavy_turns():
+        pos = ref.load(position)
+        after = {json.dumps(m, sort_keys=True): (i, nxt) for i, (m, nxt) in enumerate(ref.legal_moves(pos))}
+        legal = sorted(json.dumps(dump(x), sort_keys=True) for c in check.moves for x in [c.move, *c.equivalent])
+        order = onrun.search_order(position)
+        tried = [json.dumps(m, sort_keys=True) for m, _ in order]
+        assert sorted(tried) == legal, position
+
+        def key(k: int) -> tuple:
+            index, nxt = after[tried[k]]
+            return (-order[k][1], sum(nxt.supply), -len(nxt.edge), index)
+
+        keyed = [k for k in range(len(tried)) if tried[k] in after]  # equivalents have no index of their own
+        assert all(key(a) < key(b) for a, b in zip(keyed, keyed[1:])), position
+        for k in range(0, len(order), max(1, len(order) // 15)):
+            child = onrun.replay(position, [order[k][0]]).position
+            assert order[k][1] == onrun.bounds(child)["upper_objective"], order[k][0]
+        compared += 1
+        evacuations += sum(m["action"]["kind"] == "evacuate" for m, _ in order)
+        several += several_sources(pos)
     deals = max(2, CASES // 400)
-    compared = classes = 0
-    for seed in range(1, deals + 1):
-        rng = random.Random(seed)
-        position = onrun.deal(seed).position.model_dump(mode="json", exclude_none=True)
-        for _ in range(30):
-            check = onrun.check(position)
-            if check.status != "ongoing":
-                break
-            if len(check.moves) <= 3000:
-                pos = ref.load(position)
-                after = {json.dumps(m, sort_keys=True): (i, nxt) for i, (m, nxt) in enumerate(ref.legal_moves(pos))}
-                legal = sorted(json.dumps(dump(x), sort_keys=True) for c in check.moves
-                               for x in [c.move, *c.equivalent])
-                order = onrun.search_order(position)
-                tried = [json.dumps(m, sort_keys=True) for m, _ in order]
-                assert sorted(tried) == legal, (seed, position)
-
-                def key(k: int) -> tuple:
-                    index, nxt = after[tried[k]]
-                    return (-order[k][1], sum(nxt.supply), -len(nxt.edge), index)
-
-                keyed = [k for k in range(len(tried)) if tried[k] in after]  # equivalents have no index of their own
-                assert all(key(a) < key(b) for a, b in zip(keyed, keyed[1:])), (seed, position)
-                for k in range(0, len(order), max(1, len(order) // 15)):
-                    child = onrun.replay(position, [order[k][0]]).position
-                    assert order[k][1] == onrun.bounds(child)["upper_objective"], (seed, order[k][0])
-                compared += 1
-                classes += sum(m["action"]["kind"] == "evacuate" for m, _ in order)
-            moves = [c.move for c in check.moves]
-            tiles = [m for m in moves if m.action.kind == "tile"]
-            move = rng.choice(tiles) if tiles and rng.random() < 0.7 else rng.choice(moves)
-            position = onrun.replay(position, [move]).position.model_dump(mode="json", exclude_none=True)
-    assert compared >= 20 * deals and classes >= 2000 * deals, (compared, classes)
+    assert compared >= 20 * deals and evacuations >= 2000 * deals and several >= 5, (compared, evacuations, several)
 
 
 def test_pawns_are_conserved_tiles_hold_their_spaces_and_evacuations_are_maximal(cases):

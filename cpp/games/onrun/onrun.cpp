@@ -586,6 +586,168 @@ void one_source_outcomes(const Evacuation& e, int moved, int to_edge, Emit&& emi
   if (fits(0, moved, to_edge)) place_from(place_from, 0, moved, to_edge);
 }
 
+// Several sources' outcomes: assignments enumerated group by group,
+// destination by destination, kept where a group sends fewer than its
+// pawns only when all its destinations are full. Two sources sharing a
+// destination can reach one multiset twice, so the outcomes are sorted and
+// merged, as keys: `to` as the ranks (+1) of its cells in cell order, a
+// byte each, big-endian and zero-padded, so that the keys compare as the
+// cell lists do (a shorter list first where it is a prefix). A connected
+// layout has at most 2 * tiles + 4 empty neighbours, so a rank fits a
+// byte; sorting 24-byte keys instead of the moves (a hundred bytes each,
+// compared cell by cell) was a third of a full deal's search.
+static_assert(kMaxTiles + 2 * kMaxTiles + 4 < 255 && kMaxPawnsPerColor <= 24);
+using OutcomeKey = std::array<uint64_t, 3>;
+
+void to_cells(const Evacuation& e, const OutcomeKey& key, InlineVector<Cell, kMaxPawnsPerColor>& to) {
+  for (int byte = 0; byte < kMaxPawnsPerColor; ++byte) {
+    const int rank = static_cast<int>(key[byte / 8] >> (56 - 8 * (byte % 8)) & 0xff);
+    if (rank == 0) break;
+    to.push_back(e.dest[e.by_cell[rank - 1]]);
+  }
+}
+
+// The distinct outcomes in canonical order; only those moving `moved`
+// pawns, `to_edge` of them to the edge, unless `moved` < 0.
+template <class Spend>
+std::vector<OutcomeKey> several_sources_outcomes(const Evacuation& e, int moved, int to_edge, Spend&& spend) {
+  const size_t m = e.sources.size();
+  const std::vector<std::vector<int>>& of = e.of;
+  std::vector<uint8_t> x(e.dest.size(), 0);
+  std::vector<OutcomeKey> keys;
+  std::vector<int> sent(m, 0);
+  std::vector<size_t> last_source(e.dest.size(), 0);  // the last group that can send to each destination
+  for (size_t si = 0; si < m; ++si)
+    for (int j : of[si]) last_source[j] = si;
+  const bool every_class = moved < 0;
+  int sent_before = 0, edges = 0;  // pawns sent by the groups done; pawns at edge destinations
+  bool cut = false;
+  auto maximal = [&]() {
+    for (size_t si = 0; si < m; ++si) {
+      if (sent[si] == e.k[si]) continue;
+      for (int j : of[si])
+        if (x[j] < e.cap[j]) return false;
+    }
+    return true;
+  };
+  auto rec = [&](auto&& self, size_t si, size_t pos, int left) -> void {
+    if (cut || (cut = !spend())) return;
+    if (!every_class && (edges > to_edge || sent_before + (si < m ? e.k[si] - left : 0) > moved)) return;
+    if (si == m) {
+      if (!maximal() || (!every_class && (sent_before != moved || edges != to_edge))) return;
+      OutcomeKey& key = keys.emplace_back(OutcomeKey{});
+      int byte = 0;
+      for (size_t rank = 0; rank < e.by_cell.size(); ++rank)
+        for (int a = 0; a < x[e.by_cell[rank]]; ++a, ++byte)
+          key[byte / 8] |= static_cast<uint64_t>(rank + 1) << (56 - 8 * (byte % 8));
+      return;
+    }
+    if (pos == of[si].size()) {
+      // Pawns kept back need every destination of the group full in the
+      // end: one that no later group can fill must be full already.
+      if (left > 0)
+        for (int j : of[si])
+          if (x[j] < e.cap[j] && last_source[j] == si) return;
+      sent[si] = e.k[si] - left;
+      sent_before += sent[si];
+      const size_t nsi = si + 1;
+      self(self, nsi, 0, nsi < m ? e.k[nsi] : 0);
+      sent_before -= sent[si];
+      return;
+    }
+    const int j = of[si][pos];
+    const int most = std::min(left, e.cap[j] - static_cast<int>(x[j]));
+    for (int a = most; a >= 0; --a) {
+      x[j] = static_cast<uint8_t>(x[j] + a);
+      if (e.at_edge[j]) edges += a;
+      self(self, si, pos + 1, left - a);
+      if (e.at_edge[j]) edges -= a;
+      x[j] = static_cast<uint8_t>(x[j] - a);
+    }
+  };
+  rec(rec, 0, 0, e.k[0]);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+// The classes (pawns moved, pawns sent to the edge) that several sources'
+// outcomes fall in, ascending. A destination only one group reaches counts
+// for the class and for that group's being full by amount only, so each
+// group's own edge areas and own tile room are taken as two amounts, and
+// only destinations groups share are enumerated cell by cell.
+template <class Spend>
+std::vector<std::pair<int, int>> several_sources_classes(const Evacuation& e, Spend&& spend) {
+  const size_t m = e.sources.size(), n = e.dest.size();
+  std::vector<int> reach(n, 0);
+  for (size_t si = 0; si < m; ++si)
+    for (int j : e.of[si]) ++reach[j];
+  std::vector<std::vector<int>> shared(m);
+  std::vector<int> own_edges(m, 0), own_room(m, 0);
+  for (size_t si = 0; si < m; ++si)
+    for (int j : e.of[si]) {
+      if (reach[j] > 1) shared[si].push_back(j);
+      else (e.at_edge[j] ? own_edges[si] : own_room[si]) += e.cap[j];
+    }
+  std::vector<size_t> last_source(n, 0);
+  for (size_t si = 0; si < m; ++si)
+    for (int j : shared[si]) last_source[j] = si;
+  int total = 0;
+  for (int k : e.k) total += k;
+  std::vector<char> seen((total + 1) * (total + 1), 0);  // [moved][to_edge]
+  std::vector<uint8_t> x(n, 0);
+  std::vector<bool> kept_back(m, false);
+  int moved = 0, edges = 0;
+  bool cut = false;
+  auto rec = [&](auto&& self, size_t si, size_t pos, int left) -> void {
+    if (cut || (cut = !spend())) return;
+    if (si == m) {
+      for (size_t g = 0; g < m; ++g)
+        if (kept_back[g])
+          for (int j : shared[g])
+            if (x[j] < e.cap[j]) return;
+      seen[moved * (total + 1) + edges] = 1;
+      return;
+    }
+    if (pos == shared[si].size()) {
+      for (int to_edge = std::min(own_edges[si], left); to_edge >= 0; --to_edge)
+        for (int to_room = std::min(own_room[si], left - to_edge); to_room >= 0; --to_room) {
+          const int back = left - to_edge - to_room;
+          // Pawns kept back: the group's own destinations full, and a shared
+          // one that no later group can fill full already.
+          if (back > 0 && (to_edge < own_edges[si] || to_room < own_room[si])) continue;
+          bool open = false;
+          if (back > 0)
+            for (int j : shared[si]) open |= x[j] < e.cap[j] && last_source[j] == si;
+          if (open) continue;
+          kept_back[si] = back > 0;
+          moved += e.k[si] - back;
+          edges += to_edge;
+          const size_t nsi = si + 1;
+          self(self, nsi, 0, nsi < m ? e.k[nsi] : 0);
+          moved -= e.k[si] - back;
+          edges -= to_edge;
+        }
+      return;
+    }
+    const int j = shared[si][pos];
+    const int most = std::min(left, e.cap[j] - static_cast<int>(x[j]));
+    for (int a = most; a >= 0; --a) {
+      x[j] = static_cast<uint8_t>(x[j] + a);
+      if (e.at_edge[j]) edges += a;
+      self(self, si, pos + 1, left - a);
+      if (e.at_edge[j]) edges -= a;
+      x[j] = static_cast<uint8_t>(x[j] - a);
+    }
+  };
+  rec(rec, 0, 0, e.k[0]);
+  std::vector<std::pair<int, int>> out;
+  for (int mv = 0; mv <= total; ++mv)
+    for (int te = 0; te <= total; ++te)
+      if (seen[mv * (total + 1) + te]) out.emplace_back(mv, te);
+  return out;
+}
+
 }  // namespace
 
 // Every evacuation of colour `color` from the placed board, in canonical order.
@@ -601,12 +763,11 @@ void Game::evacuations(const State& s, int color, std::vector<Move>* out, Cell p
     const std::vector<int>& cap = e.cap;
     const std::vector<int>& by_cell = e.by_cell;
     uint64_t work = 0;
-    bool cut = false;
     auto spend = [&]() {
       if (++work <= kMaxEvacuationWork) return true;
       if (!truncated)
         throw InvalidInput("position: an evacuation of number " + std::to_string(v) + " has too many outcomes to list");
-      *truncated = cut = true;
+      *truncated = true;
       return false;
     };
     auto new_move = [&]() -> Move& {
@@ -636,93 +797,48 @@ void Game::evacuations(const State& s, int color, std::vector<Move>* out, Cell p
       }, spend);
       continue;
     }
-    // Several sources: enumerate assignments group by group, destination by
-    // destination; keep those where a group sends fewer than its pawns only
-    // when all its destinations are full. Two sources sharing a destination
-    // can reach one multiset twice, so the outcomes are sorted and merged,
-    // as keys: `to` as the ranks (+1) of its cells in cell order, a byte
-    // each, big-endian and zero-padded, so that the keys compare as the
-    // cell lists do (a shorter list first where it is a prefix). A connected
-    // layout has at most 2 * tiles + 4 empty neighbours, so a rank fits a
-    // byte; sorting 24-byte keys instead of the moves (a hundred bytes each,
-    // compared cell by cell) was a third of a full deal's search.
-    static_assert(kMaxTiles + 2 * kMaxTiles + 4 < 255 && kMaxPawnsPerColor <= 24);
-    using OutcomeKey = std::array<uint64_t, 3>;
-    const std::vector<std::vector<int>>& of = e.of;
-    std::vector<uint8_t> x(dest.size(), 0);
-    std::vector<OutcomeKey> keys;
-    std::vector<int> sent(e.sources.size(), 0);
-    std::vector<size_t> last_source(dest.size(), 0);  // the last group that can send to each destination
-    for (size_t si = 0; si < e.sources.size(); ++si)
-      for (int j : of[si]) last_source[j] = si;
-    auto maximal = [&]() {
-      for (size_t si = 0; si < e.sources.size(); ++si) {
-        if (sent[si] == e.k[si]) continue;
-        for (int j : of[si])
-          if (x[j] < cap[j]) return false;
+    if (folded) {
+      for (const auto& [moved, to_edge] : several_sources_classes(e, spend)) {
+        new_move();
+        folded->back().to_edge = static_cast<int8_t>(to_edge);
+        folded->back().moved = static_cast<uint8_t>(moved);
       }
-      return true;
-    };
-    auto rec = [&](auto&& self, size_t si, size_t pos, int left) -> void {
-      if (cut || !spend()) return;
-      if (si == e.sources.size()) {
-        if (!maximal()) return;
-        OutcomeKey& key = keys.emplace_back(OutcomeKey{});
-        int byte = 0;
-        for (size_t rank = 0; rank < by_cell.size(); ++rank)
-          for (int a = 0; a < x[by_cell[rank]]; ++a, ++byte)
-            key[byte / 8] |= static_cast<uint64_t>(rank + 1) << (56 - 8 * (byte % 8));
-        return;
-      }
-      if (pos == of[si].size()) {
-        // Pawns kept back need every destination of the group full in the
-        // end: one that no later group can fill must be full already.
-        if (left > 0)
-          for (int j : of[si])
-            if (x[j] < cap[j] && last_source[j] == si) return;
-        sent[si] = e.k[si] - left;
-        const size_t nsi = si + 1;
-        self(self, nsi, 0, nsi < e.sources.size() ? e.k[nsi] : 0);
-        return;
-      }
-      const int j = of[si][pos];
-      const int most = std::min(left, cap[j] - static_cast<int>(x[j]));
-      for (int a = most; a >= 0; --a) {
-        x[j] = static_cast<uint8_t>(x[j] + a);
-        self(self, si, pos + 1, left - a);
-        x[j] = static_cast<uint8_t>(x[j] - a);
-      }
-    };
-    rec(rec, 0, 0, e.k[0]);
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    for (const OutcomeKey& key : keys) {
-      Move& m = new_move();
-      for (int byte = 0; byte < kMaxPawnsPerColor; ++byte) {
-        const int rank = static_cast<int>(key[byte / 8] >> (56 - 8 * (byte % 8)) & 0xff);
-        if (rank == 0) break;
-        m.to.push_back(dest[by_cell[rank - 1]]);
-      }
+      continue;
     }
+    for (const OutcomeKey& key : several_sources_outcomes(e, -1, -1, spend)) to_cells(e, key, new_move().to);
   }
 }
 
-void Game::class_outcomes(const State& s, const MoveClass& c,
+bool Game::class_outcomes(const State& s, const MoveClass& c,
                           const std::function<bool(const Move&)>& visit) const {
   const State placed = place_tile(s, next_tile(s), c.move.place, nullptr);
   const Lookup look(placed);
   int ngroups = 0;
   const auto group = groups_of(placed, look, &ngroups);
   Evacuation e;
-  if (!evacuation_of(placed, look, group, ngroups, placed.next, c.move.number, e) || e.sources.size() != 1)
+  if (!evacuation_of(placed, look, group, ngroups, placed.next, c.move.number, e))
     throw InvalidInput("position: no evacuation class of number " + std::to_string(c.move.number) + " here");
   Move m = c.move;
+  if (e.sources.size() > 1) {
+    // Assignments that fail (not maximal, not of the class) are steps too:
+    // held to the listing's bound.
+    uint64_t work = 0;
+    const auto keys = several_sources_outcomes(e, c.moved, c.to_edge, [&] { return ++work <= kMaxEvacuationWork; });
+    for (const OutcomeKey& key : keys) {
+      m.to.clear();
+      to_cells(e, key, m.to);
+      if (!visit(m)) break;
+    }
+    return work <= kMaxEvacuationWork;
+  }
+  // Every step here leads to an outcome: no bound needed.
   one_source_outcomes(e, c.moved, c.to_edge, [&](const std::vector<uint8_t>& x) {
     m.to.clear();
     for (int r : e.by_cell)
       for (int a = 0; a < x[r]; ++a) m.to.push_back(e.dest[r]);
     return visit(m);
   }, [] { return true; });
+  return true;
 }
 
 State Game::act(const State& placed, const Move& m, TurnReport* report) const {

@@ -141,12 +141,12 @@ class Game {
   void move_keys(const State& s, const std::vector<Move>& moves, std::vector<MoveKey>& out) const;
 
   // The branch-and-bound search's listing of a turn: the moves in canonical
-  // order, except that the evacuation outcomes of a number with one source
-  // group come as classes, one per count of pawns sent to the edge. A
-  // class's outcomes move the same pawns, so they share the search's order
-  // key and bound; a crowded turn has 10^6 of them, and the search, which
-  // cuts most nodes after a child or two, lists a class (class_outcomes)
-  // only when it reaches it. Taken in canonical order within each class,
+  // order, except that each number's evacuation outcomes come as classes,
+  // one per count of pawns moved and sent to the edge. A class's outcomes
+  // move the same pawns, so they share the search's order key and bound; a
+  // crowded turn has 10^6 of them, and the search, which cuts most nodes
+  // after a child or two, lists a class (class_outcomes) only when it
+  // reaches it. Taken in canonical order within each class,
   // the classes sorted by key give the moves in the order the whole
   // listing sorted by key would.
   struct MoveClass {
@@ -157,8 +157,10 @@ class Game {
   void move_classes(const State& s, std::vector<MoveClass>& out, bool* truncated) const;
   void move_keys(const State& s, const std::vector<MoveClass>& moves, std::vector<MoveKey>& out) const;
   // The outcomes of class `c` of the turn of `s`, in canonical order, each
-  // given to `visit` until it returns false.
-  void class_outcomes(const State& s, const MoveClass& c, const std::function<bool(const Move&)>& visit) const;
+  // given to `visit` until it returns false. False when several groups'
+  // outcomes took more than kMaxEvacuationWork steps to list (then only
+  // those found are given).
+  bool class_outcomes(const State& s, const MoveClass& c, const std::function<bool(const Move&)>& visit) const;
   bool in_play(int color) const { return in_play_[color]; }
 
   std::vector<Cell> flashpoints(const State& s) const;

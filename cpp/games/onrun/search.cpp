@@ -49,8 +49,8 @@ class Searcher {
 
   // The moves of `s`, most promising first: the highest bound, then the
   // emptiest supply, then the most pawns at the edge; ties in canonical
-  // order. The keys come without making the children, and one source's
-  // evacuation outcomes as classes (Game::MoveClass: a turn may have 10^6
+  // order. The keys come without making the children, and evacuation
+  // outcomes as classes (Game::MoveClass: a turn may have 10^6
   // outcomes, and a node is mostly cut after a child or two); a child is
   // made when searched. Two moves reaching one state are rare, and the
   // table cuts the second. Returns whether the list was cut short (then an
@@ -187,7 +187,7 @@ class Searcher {
   bool for_each_move(const State& s, const Game::MoveClass& entry, Visit&& visit) {
     if (entry.to_edge < 0) return visit(entry.move);
     bool more = true;
-    game_.class_outcomes(s, entry, [&](const Move& m) { return more = visit(m); });
+    if (!game_.class_outcomes(s, entry, [&](const Move& m) { return more = visit(m); })) incomplete_ = true;
     return more;
   }
   // The moves of `s` in the order dfs tries them, each with its bound.
