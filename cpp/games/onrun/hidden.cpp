@@ -56,21 +56,28 @@ Share share_of(double sum, double sum_squares, uint64_t n) {
 // when it is not null; -1 once the budget stops it.
 int policy_score(const Game& game, Budget& budget, std::vector<Move>* line) {
   State s = game.initial();
-  std::vector<Move> moves;
+  // Classes, as the search lists them: the first move of the best key is
+  // the first outcome of the best class.
+  std::vector<Game::MoveClass> moves;
   std::vector<Game::MoveKey> keys;
   while (!game.final(s)) {
     if (!budget.spend()) return -1;
     moves.clear();
     bool truncated = false;
-    game.moves(s, moves, &truncated);
+    game.move_classes(s, moves, &truncated);
     game.move_keys(s, moves, keys);
     size_t best = 0;
     for (size_t i = 1; i < moves.size(); ++i) {
       const Game::MoveKey &a = keys[i], &b = keys[best];
       if (a.bound != b.bound ? a.bound > b.bound : a.supply != b.supply ? a.supply < b.supply : a.edge > b.edge) best = i;
     }
-    if (line) line->push_back(moves[best]);
-    s = game.apply(s, moves[best]);
+    Move chosen = moves[best].move;
+    if (moves[best].to_edge >= 0) game.class_outcomes(s, moves[best], [&](const Move& m) {
+      chosen = m;
+      return false;
+    });
+    if (line) line->push_back(chosen);
+    s = game.apply(s, chosen);
   }
   return game.score(s);
 }
