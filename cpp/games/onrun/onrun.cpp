@@ -607,6 +607,21 @@ void to_cells(const Evacuation& e, const OutcomeKey& key, InlineVector<Cell, kMa
   }
 }
 
+// A step of the several-sources enumerations: destination `j` takes `a`
+// of the `left` pawns, from the most it can down to none, around
+// `next(left - a)`; `edges` counts the pawns at edge areas.
+template <class Next>
+void fill_destination(const Evacuation& e, int j, int left, std::vector<uint8_t>& x, int& edges, Next&& next) {
+  const int most = std::min(left, e.cap[j] - static_cast<int>(x[j]));
+  for (int a = most; a >= 0; --a) {
+    x[j] = static_cast<uint8_t>(x[j] + a);
+    if (e.at_edge[j]) edges += a;
+    next(left - a);
+    if (e.at_edge[j]) edges -= a;
+    x[j] = static_cast<uint8_t>(x[j] - a);
+  }
+}
+
 // The distinct outcomes in canonical order; only those moving `moved`
 // pawns, `to_edge` of them to the edge, unless `moved` < 0.
 template <class Spend>
@@ -655,15 +670,7 @@ std::vector<OutcomeKey> several_sources_outcomes(const Evacuation& e, int moved,
       sent_before -= sent[si];
       return;
     }
-    const int j = of[si][pos];
-    const int most = std::min(left, e.cap[j] - static_cast<int>(x[j]));
-    for (int a = most; a >= 0; --a) {
-      x[j] = static_cast<uint8_t>(x[j] + a);
-      if (e.at_edge[j]) edges += a;
-      self(self, si, pos + 1, left - a);
-      if (e.at_edge[j]) edges -= a;
-      x[j] = static_cast<uint8_t>(x[j] - a);
-    }
+    fill_destination(e, of[si][pos], left, x, edges, [&](int rest) { self(self, si, pos + 1, rest); });
   };
   rec(rec, 0, 0, e.k[0]);
   std::sort(keys.begin(), keys.end());
@@ -730,15 +737,7 @@ std::vector<std::pair<int, int>> several_sources_classes(const Evacuation& e, Sp
         }
       return;
     }
-    const int j = shared[si][pos];
-    const int most = std::min(left, e.cap[j] - static_cast<int>(x[j]));
-    for (int a = most; a >= 0; --a) {
-      x[j] = static_cast<uint8_t>(x[j] + a);
-      if (e.at_edge[j]) edges += a;
-      self(self, si, pos + 1, left - a);
-      if (e.at_edge[j]) edges -= a;
-      x[j] = static_cast<uint8_t>(x[j] - a);
-    }
+    fill_destination(e, shared[si][pos], left, x, edges, [&](int rest) { self(self, si, pos + 1, rest); });
   };
   rec(rec, 0, 0, e.k[0]);
   std::vector<std::pair<int, int>> out;
