@@ -94,22 +94,11 @@ class Searcher {
     target_ = target;
     stopped_ = best_ >= target_;
     if (stopped_ || budget_.stopped()) return;
-    std::vector<Game::MoveClass> classes;
-    std::vector<Order> order;
-    ordered_moves(s, classes, order);
-    // Every move its share: the classes listed.
-    std::vector<Move> moves;
-    std::vector<int> bounds;
-    for (const Order& o : order)
-      for_each_move(s, classes[o.index], [&](const Move& m) {
-        moves.push_back(m);
-        bounds.push_back(o.bound);
-        return true;
-      });
-    for (size_t i = 0; i < moves.size() && bounds[i] > best_; ++i) {
+    const std::vector<std::pair<Move, int>> moves = order_of(s);  // every move its share: the classes listed
+    for (size_t i = 0; i < moves.size() && moves[i].second > best_; ++i) {
       const Budget::Slice outer = budget_.begin_slice(1.0 / static_cast<double>(moves.size() - i), UINT64_MAX);
-      path_.push_back(moves[i]);
-      dfs(game_.apply(s, moves[i]), 1);
+      path_.push_back(moves[i].first);
+      dfs(game_.apply(s, moves[i].first), 1);
       path_.pop_back();
       budget_.end_slice(outer);
       stopped_ = best_ >= target_;  // a spent share ends that move's search only
