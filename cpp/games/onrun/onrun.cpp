@@ -536,6 +536,12 @@ bool evacuation_of(const State& s, const Lookup& look, const std::array<int8_t, 
   return true;
 }
 
+// The cells an outcome sends pawns to, in cell order: `x` pawns to each destination.
+void cells_of(const Evacuation& e, const std::vector<uint8_t>& x, InlineVector<Cell, kMaxPawnsPerColor>& to) {
+  for (int r : e.by_cell)
+    for (int a = 0; a < x[r]; ++a) to.push_back(e.dest[r]);
+}
+
 // One source's outcomes that send `to_edge` of `moved` pawns to the edge
 // (all of them with `to_edge` < 0), in canonical order, to `emit`, which
 // gets the pawns per destination and returns false to stop. Every outcome
@@ -758,9 +764,6 @@ void Game::evacuations(const State& s, int color, std::vector<Move>* out, Cell p
   for (int v = 1; v <= 6; ++v) {
     Evacuation e;
     if (!evacuation_of(s, look, group, ngroups, color, v, e)) continue;
-    const std::vector<Cell>& dest = e.dest;
-    const std::vector<int>& cap = e.cap;
-    const std::vector<int>& by_cell = e.by_cell;
     uint64_t work = 0;
     auto spend = [&]() {
       if (++work <= kMaxEvacuationWork) return true;
@@ -776,32 +779,28 @@ void Game::evacuations(const State& s, int color, std::vector<Move>* out, Cell p
       m.number = static_cast<uint8_t>(v);
       return m;
     };
+    auto new_class = [&](int moved, int to_edge) {
+      new_move();
+      folded->back().to_edge = static_cast<int8_t>(to_edge);
+      folded->back().moved = static_cast<uint8_t>(moved);
+    };
     if (e.sources.size() == 1) {
       int edges = 0, room = 0;
-      for (size_t j = 0; j < dest.size(); ++j) (e.at_edge[j] ? edges : room) += cap[j];
+      for (size_t j = 0; j < e.dest.size(); ++j) (e.at_edge[j] ? edges : room) += e.cap[j];
       const int moved = std::min(e.k[0], edges + room);
       if (folded) {
-        for (int to_edge = std::max(0, moved - room); to_edge <= std::min(edges, moved); ++to_edge) {
-          new_move();
-          folded->back().to_edge = static_cast<int8_t>(to_edge);
-          folded->back().moved = static_cast<uint8_t>(moved);
-        }
+        for (int to_edge = std::max(0, moved - room); to_edge <= std::min(edges, moved); ++to_edge)
+          new_class(moved, to_edge);
         continue;
       }
       one_source_outcomes(e, moved, -1, [&](const std::vector<uint8_t>& x) {
-        Move& m = new_move();
-        for (int r : by_cell)
-          for (int a = 0; a < x[r]; ++a) m.to.push_back(dest[r]);
+        cells_of(e, x, new_move().to);
         return true;
       }, spend);
       continue;
     }
     if (folded) {
-      for (const auto& [moved, to_edge] : several_sources_classes(e, spend)) {
-        new_move();
-        folded->back().to_edge = static_cast<int8_t>(to_edge);
-        folded->back().moved = static_cast<uint8_t>(moved);
-      }
+      for (const auto& [moved, to_edge] : several_sources_classes(e, spend)) new_class(moved, to_edge);
       continue;
     }
     for (const OutcomeKey& key : several_sources_outcomes(e, -1, -1, spend)) to_cells(e, key, new_move().to);
@@ -833,8 +832,7 @@ bool Game::class_outcomes(const State& s, const MoveClass& c,
   // Every step here leads to an outcome: no bound needed.
   one_source_outcomes(e, c.moved, c.to_edge, [&](const std::vector<uint8_t>& x) {
     m.to.clear();
-    for (int r : e.by_cell)
-      for (int a = 0; a < x[r]; ++a) m.to.push_back(e.dest[r]);
+    cells_of(e, x, m.to);
     return visit(m);
   }, [] { return true; });
   return true;
