@@ -156,6 +156,35 @@ def test_full_deals_heavy_evacuations_are_the_reference_s_moves_in_order():
     assert compared >= 20 * deals and evacuations >= 2000 * deals and several >= 5, (compared, evacuations, several)
 
 
+def test_an_evacuation_is_legal_exactly_when_the_listing_has_it():
+    """A replay judges an evacuation without listing the turn's outcomes
+    (a crowded turn has millions, and the search plays them). On heavy
+    turns, each listed evacuation and its near misses (a cell dropped, a
+    cell added, one cell moved to another destination) replay exactly
+    when the listing holds them."""
+    rng = random.Random(7)
+    judged = refused = 0
+    for position, check in heavy_turns():
+        listed = {json.dumps(dump(x), sort_keys=True) for c in check.moves for x in [c.move, *c.equivalent]}
+        evacuations = [dump(c.move) for c in check.moves if c.move.action.kind == "evacuate"]
+        for move in rng.sample(evacuations, min(20, len(evacuations))):
+            to = move["action"]["to"]
+            cells = sorted({tuple(x) for e in evacuations for x in e["action"]["to"]})
+            variants = [to, to[1:], to + [list(rng.choice(cells))]]
+            if to:
+                moved = list(to)
+                moved[rng.randrange(len(to))] = list(rng.choice(cells))
+                variants.append(moved)
+            for cells_to in variants:
+                variant = {**move, "action": {**move["action"], "to": sorted(cells_to)}}
+                replayed = onrun.replay(position, [variant])
+                expected = json.dumps(variant, sort_keys=True) in listed
+                assert (replayed.error is None) == expected, (variant, replayed.error)
+                judged += 1
+                refused += not expected
+    assert judged >= 1000 and refused >= judged // 5, (judged, refused)
+
+
 def test_the_search_tries_every_move_once_by_its_key_then_in_canonical_order():
     """The search lists evacuation outcomes as classes (by the pawns they
     move and send to the edge; several groups' classes found from the

@@ -536,6 +536,59 @@ bool evacuation_of(const State& s, const Lookup& look, const std::array<int8_t, 
   return true;
 }
 
+// The most pawns that can go from the sources (at most give[i] from
+// source i) to their destinations (at most take[j] into destination j):
+// augmenting paths one pawn at a time (a source that cannot send a pawn
+// now never can later), moving pawns already placed to make way.
+int most_moved(const Evacuation& e, const std::vector<int>& give, const std::vector<int>& take) {
+  const size_t ns = give.size(), nd = take.size();
+  std::vector<std::vector<int>> flow(ns, std::vector<int>(nd, 0));
+  std::vector<int> got(nd, 0);
+  std::vector<char> seen(nd);
+  std::function<bool(size_t)> send = [&](size_t i) {
+    for (int j : e.of[i]) {
+      if (seen[j]) continue;
+      seen[j] = 1;
+      if (got[j] < take[j]) {
+        ++got[j], ++flow[i][j];
+        return true;
+      }
+      for (size_t r = 0; r < ns; ++r)
+        if (flow[r][j] > 0 && send(r)) {  // r's pawn here goes elsewhere; i's takes its place
+          --flow[r][j], ++flow[i][j];
+          return true;
+        }
+    }
+    return false;
+  };
+  int moved = 0;
+  for (size_t i = 0; i < ns; ++i)
+    for (int a = 0; a < give[i]; ++a) {
+      std::fill(seen.begin(), seen.end(), 0);
+      if (!send(i)) break;
+      ++moved;
+    }
+  return moved;
+}
+
+// Whether some outcome puts x[j] pawns in destination j (x[j] <= cap[j]),
+// without listing the outcomes (a crowded turn has millions). A source
+// with a destination left with room must send all its pawns; any source
+// may send fewer only when all its destinations are full. So x must be
+// fillable from the sources, and the sources that must send all must be
+// able to, within x; when both can be done, one assignment does both (the
+// Mendelsohn-Dulmage theorem, a pawn and a place being a vertex each).
+bool is_outcome(const Evacuation& e, const std::vector<int>& x) {
+  std::vector<int> must(e.k.size(), 0);
+  int listed = 0, required = 0;
+  for (int j : x) listed += j;
+  for (size_t i = 0; i < e.k.size(); ++i)
+    for (int j : e.of[i])
+      if (x[j] < e.cap[j]) must[i] = e.k[i];
+  for (int k : must) required += k;
+  return most_moved(e, e.k, x) == listed && most_moved(e, must, x) == required;
+}
+
 // The cells an outcome sends pawns to, in cell order: `x` pawns to each destination.
 void cells_of(const Evacuation& e, const std::vector<uint8_t>& x, InlineVector<Cell, kMaxPawnsPerColor>& to) {
   for (int r : e.by_cell)
@@ -985,18 +1038,19 @@ bool Game::legal(const State& s, const Move& m, std::string* why) const {
     }
     case ActionKind::kEvacuate: {
       if (m.number < 1 || m.number > 6) return fail("number must be 1..6");
-      std::vector<Move> ev;
-      evacuations(placed, c, &ev, m.place, nullptr);
-      bool any = false;
-      auto to = m.to;
-      std::sort(to.begin(), to.end());
-      for (const Move& e : ev)
-        if (e.number == m.number) {
-          any = true;
-          if (e.to == to) return true;
-        }
-      if (!any) return fail("no pawn of colour " + std::to_string(c) + " stands on a tile numbered " + std::to_string(m.number));
-      return fail("the evacuation's destinations are not those of any outcome");
+      int ngroups = 0;
+      const auto group = groups_of(placed, look, &ngroups);
+      Evacuation e;
+      if (!evacuation_of(placed, look, group, ngroups, c, m.number, e))
+        return fail("no pawn of colour " + std::to_string(c) + " stands on a tile numbered " + std::to_string(m.number));
+      std::vector<int> x(e.dest.size(), 0);
+      for (Cell to : m.to) {
+        const auto j = std::find(e.dest.begin(), e.dest.end(), to) - e.dest.begin();
+        if (j == static_cast<long>(e.dest.size()) || ++x[j] > e.cap[j])
+          return fail("the evacuation's destinations are not those of any outcome");
+      }
+      if (!is_outcome(e, x)) return fail("the evacuation's destinations are not those of any outcome");
+      return true;
     }
   }
   return fail("unknown action");
