@@ -41,6 +41,7 @@ PositionSpec engine_spec(const PositionSpec& table, const HiddenSpec& h) {
   const int turns = turns_of(h);
   spec.deal_rest.assign(static_cast<size_t>(turns), NewTile{1, 1});
   if (h.has_drawn) spec.deal_rest[0] = h.drawn;
+  spec.rest_unknown = true;
   return spec;
 }
 
@@ -54,7 +55,10 @@ Share share_of(double sum, double sum_squares, uint64_t n) {
 
 // The policy's game on `budget` (see play_policy), the moves into `line`
 // when it is not null; -1 once the budget stops it.
-int policy_score(const Game& game, Budget& budget, std::vector<Move>* line) {
+int policy_score(const Game& seen, Budget& budget, std::vector<Move>* line) {
+  // Its keys (the admissible bound after each move) must not read the
+  // tiles to come, or the policy would not be one of the hidden game.
+  const Game game = seen.blind_to_rest();
   State s = game.initial();
   // Classes, as the search lists them: the first move of the best key is
   // the first outcome of the best class.

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
+#include <functional>
 #include <unordered_map>
 #include <utility>
 
@@ -261,6 +263,12 @@ Game::Game(const PositionSpec& spec) {
     if (t.spaces < 1 || t.spaces > 3) throw InvalidInput(where + ".spaces: " + std::to_string(t.spaces) + " is not 1..3");
   }
   deal_ = spec.deal_rest;
+  rest_unknown_ = spec.rest_unknown;
+  numbers_before_.assign(deal_.size() + 1, {});
+  for (size_t i = 0; i < deal_.size(); ++i) {
+    numbers_before_[i + 1] = numbers_before_[i];
+    ++numbers_before_[i + 1][deal_[i].n];
+  }
   initial_ = s;
 }
 
@@ -308,14 +316,113 @@ int Game::score(const State& s) const {
   return product;
 }
 
+struct PawnCounts {
+  std::array<std::array<int, 7>, kColors> on_number{};  // on the tiles of each number
+  // On tiles of numbers not known (an evacuation class's destinations):
+  // counted as if on every number at once.
+  std::array<int, kColors> loose{};
+  std::array<int, kColors> at_edge{}, supply{};
+  int edge_areas = 0;
+  std::array<int, 7> empty_next_to{};  // empty edge areas next to a tile of each number
+  int first_to_come = 0;               // the deal's first tile not on the table when they were counted
+};
+
+namespace {
+
+// How the edge areas' count changes when a tile goes on the edge area
+// `at`: it stops being one, and its empty neighbours that touched no tile
+// become ones. Next to two tiles (every flashpoint is) that is at most +1.
+int edge_areas_change(Cell at, const Lookup& look) {
+  int change = -1;
+  for (int d = 0; d < kHexDirections; ++d) {
+    const Cell c = neighbor(at, d);
+    change += look.tile_at(c) < 0 && look.tile_neighbors(c) == 0;
+  }
+  return change;
+}
+
+PawnCounts pawns_of(const State& s) {
+  PawnCounts p;
+  for (int i = 0; i < s.nedge; ++i) ++p.at_edge[s.edge[i].color];
+  for (int i = 0; i < s.ntiles; ++i)
+    for (int k = 0; k < kColors; ++k) p.on_number[k][s.tiles[i].n] += s.tiles[i].pawns[k];
+  for (int k = 0; k < kColors; ++k) p.supply[k] = s.supply[k];
+  // The board as a dense window over the tiles and two cells around them
+  // (an edge area and its neighbours): a tile's number, or 0 with a bit
+  // for an edge pawn. Every node reads it, so no hashing.
+  constexpr int kSpan = kMaxTiles + 4;
+  constexpr uint8_t kPawn = 0x80;
+  int qmin = INT16_MAX, rmin = INT16_MAX, qmax = INT16_MIN, rmax = INT16_MIN;
+  for (int i = 0; i < s.ntiles; ++i) {
+    qmin = std::min<int>(qmin, s.tiles[i].cell.q), qmax = std::max<int>(qmax, s.tiles[i].cell.q);
+    rmin = std::min<int>(rmin, s.tiles[i].cell.r), rmax = std::max<int>(rmax, s.tiles[i].cell.r);
+  }
+  const int width = qmax - qmin + 5, height = rmax - rmin + 5;
+  std::array<uint8_t, kSpan * kSpan> board;
+  std::fill_n(board.begin(), width * height, 0);
+  auto at = [&](int q, int r) -> uint8_t& { return board[(r - rmin + 2) * width + (q - qmin + 2)]; };
+  for (int i = 0; i < s.ntiles; ++i) at(s.tiles[i].cell.q, s.tiles[i].cell.r) = s.tiles[i].n;
+  for (int i = 0; i < s.nedge; ++i) at(s.edge[i].cell.q, s.edge[i].cell.r) |= kPawn;
+  for (int r = rmin - 1; r <= rmax + 1; ++r)
+    for (int q = qmin - 1; q <= qmax + 1; ++q) {
+      if (at(q, r) & ~kPawn) continue;  // a tile
+      unsigned numbers = 0;  // the numbers of the tiles next to it
+      for (const Axial step : kHexStep) numbers |= 1u << (at(q + step.q, r + step.r) & ~kPawn);
+      numbers &= ~1u;
+      if (!numbers) continue;
+      ++p.edge_areas;
+      if (at(q, r) & kPawn) continue;
+      for (int v = 1; v <= 6; ++v) p.empty_next_to[v] += numbers >> v & 1;
+    }
+  p.first_to_come = s.drawn;
+  return p;
+}
+
+// The most pawns of colour `k` the edge can hold at the end, `t` >= 1
+// turns of k's to come, `reach[v]` the most edge areas that evacuations
+// of the number v can fill. A pawn counts once, at its last arrival, and
+// only if it was not at the edge already (a pawn covered and placed again
+// gains nothing). A supply pawn arrives by a placement at the edge, or on
+// a tile and then evacuated. A pawn now on a tile arrives only by
+// evacuations, the first of the number it stands on; k evacuates one
+// number a turn, so with the numbers D evacuated, those pawns are at most
+// the ones on D and fill at most D's reach. The supply must empty, at most
+// 3 a turn: e evacuation turns leave t - e to place, so
+// |D| <= e <= t - ceil(supply / 3). With none (every turn placing) at most
+// (3t - supply) / 2 turns can put a pawn at the edge rather than 3 on a
+// tile.
+int edge_cap(const PawnCounts& p, int k, int t, const std::array<int, 7>& reach) {
+  const int supply = p.supply[k];
+  const int evacuations = t - (supply + 2) / 3;
+  if (evacuations <= 0) return p.at_edge[k] + std::min(supply, (3 * t - supply) / 2);
+  // Both sums only grow with D: the sets of exactly min(e, 6) numbers.
+  static constexpr auto kSetsOfSize = [] {
+    std::array<std::array<uint8_t, 20>, 7> sets{};  // at most C(6, 3) = 20 of a size
+    std::array<int, 7> count{};
+    for (unsigned numbers = 1; numbers < 64; ++numbers) {
+      const int size = std::popcount(numbers);
+      sets[size][count[size]++] = static_cast<uint8_t>(numbers);
+    }
+    return sets;
+  }();
+  static constexpr std::array<int, 7> kSets{1, 6, 15, 20, 15, 6, 1};
+  const int size = std::min(evacuations, 6);
+  int from_tiles = 0;
+  for (int n = 0; n < kSets[size]; ++n) {
+    const unsigned numbers = kSetsOfSize[size][n];
+    int on = p.loose[k], room = 0;
+    for (int v = 1; v <= 6; ++v)
+      if (numbers >> (v - 1) & 1) on += p.on_number[k][v], room += reach[v];
+    from_tiles = std::max(from_tiles, std::min(on, room));
+  }
+  return p.at_edge[k] + supply + from_tiles;
+}
+
+}  // namespace
+
 int Game::upper_objective(const State& s) const {
   if (final(s)) return objective(s);
-  std::array<int, kColors> at_edge{}, on_tiles{}, supply{};
-  for (int i = 0; i < s.nedge; ++i) ++at_edge[s.edge[i].color];
-  for (int i = 0; i < s.ntiles; ++i)
-    for (int k = 0; k < kColors; ++k) on_tiles[k] += s.tiles[i].pawns[k];
-  for (int k = 0; k < kColors; ++k) supply[k] = s.supply[k];
-  return upper_from(at_edge, on_tiles, supply, turns_left(s), s.next);
+  return upper_from(pawns_of(s), turns_left(s), s.next);
 }
 
 int Game::every_pawn_saved(const State& s) const {
@@ -329,27 +436,58 @@ int Game::every_pawn_saved(const State& s) const {
   return 2 * product + 1;
 }
 
-int Game::upper_from(const std::array<int, kColors>& at_edge, const std::array<int, kColors>& on_tiles,
-                     const std::array<int, kColors>& supply, int turns, int next) const {
+int Game::upper_from(const PawnCounts& p, int turns, int next) const {
   if (turns == 0) {  // final: the objective itself
-    const bool won = supply[0] == 0 && supply[1] == 0 && supply[2] == 0 && supply[3] == 0;
+    const bool won = p.supply[0] == 0 && p.supply[1] == 0 && p.supply[2] == 0 && p.supply[3] == 0;
     int product = 1;
     for (int k = 0; k < kColors; ++k)
-      if (in_play_[k]) product *= at_edge[k];
+      if (in_play_[k]) product *= p.at_edge[k];
     return won ? 2 * product + 1 : 0;
   }
-  int product = 1;
-  for (int k = 0; k < kColors; ++k) {
-    const int t = colour_turns(turns, next, k);
-    // The supply only shrinks on its colour's turns, by at most 3 a turn.
-    if (supply[k] > 3 * t) return 0;
-    if (!in_play_[k]) continue;
-    const int total = at_edge[k] + on_tiles[k] + supply[k];
-    // A turn adds one edge pawn, or evacuates pawns that are on tiles:
-    // those there now, and at most 3 placed on each earlier turn.
-    const int gain = t == 0 ? 0 : std::max(t, on_tiles[k] + 3 * (t - 1));
-    product *= std::min(total, at_edge[k] + gain);
+  std::array<int, kColors> cap{};
+  for (int k = 0; k < kColors; ++k)
+    if ((cap[k] = colour_cap(p, k, turns, next)) < 0) return 0;
+  return shared_out(cap, p.edge_areas + turns);
+}
+
+int Game::colour_cap(const PawnCounts& p, int k, int turns, int next) const {
+  const int t = colour_turns(turns, next, k);
+  // The supply only shrinks on its colour's turns, by at most 3 a turn.
+  if (p.supply[k] > 3 * t) return -1;
+  if (!in_play_[k]) return 0;
+  if (t == 0) return p.at_edge[k];
+  int total = p.at_edge[k] + p.supply[k] + p.loose[k];
+  for (int v = 1; v <= 6; ++v) total += p.on_number[k][v];
+  // An evacuation's edge areas touch its number's tiles. Such an area,
+  // once filled, stays filled until a tile covers it, and only a new tile
+  // of the number (at most 4 empty neighbours: a flashpoint touches two
+  // tiles) brings new ones; so k's evacuations of v fill at most the empty
+  // areas next to v now, and 4 for each v-tile placed up to k's last turn.
+  const int last = static_cast<int>(deal_.size()) - turns + (k - next + kColors) % kColors + kColors * (t - 1);
+  std::array<int, 7> reach{};
+  for (int v = 1; v <= 6; ++v) {
+    const int coming = rest_unknown_ ? last + 1 - p.first_to_come
+                                     : numbers_before_[last + 1][v] - numbers_before_[p.first_to_come][v];
+    reach[v] = p.empty_next_to[v] + 4 * coming;
   }
+  return std::min(total, edge_cap(p, k, t, reach));
+}
+
+int Game::shared_out(const std::array<int, kColors>& cap, int room) const {
+  // An edge area holds one pawn, and each tile still to come adds at most
+  // one edge area: share those out, the fewest saved first (the greatest
+  // product under the caps).
+  std::array<int, kColors> saved{};
+  for (; room > 0; --room) {
+    int low = -1;
+    for (int k = 0; k < kColors; ++k)
+      if (in_play_[k] && saved[k] < cap[k] && (low < 0 || saved[k] < saved[low])) low = k;
+    if (low < 0) break;
+    ++saved[low];
+  }
+  int product = 1;
+  for (int k = 0; k < kColors; ++k)
+    if (in_play_[k]) product *= saved[k];
   return 2 * product + 1;
 }
 
@@ -379,40 +517,53 @@ void Game::keys_of(const State& s, const std::vector<Entry>& moves, std::vector<
   const int c = s.next;
   const int turns = turns_left(s) - 1;
   const int next = (c + 1) % kColors;
-  std::array<int, kColors> at_edge{}, on_tiles{}, supply{};
-  std::array<int, 7> leaving{};  // colour-c pawns on the tiles of each number
-  for (int i = 0; i < s.nedge; ++i) ++at_edge[s.edge[i].color];
-  for (int i = 0; i < s.ntiles; ++i) {
-    for (int k = 0; k < kColors; ++k) on_tiles[k] += s.tiles[i].pawns[k];
-    leaving[s.tiles[i].n] += s.tiles[i].pawns[c];
-  }
-  for (int k = 0; k < kColors; ++k) supply[k] = s.supply[k];
+  const int new_number = next_tile(s).n;
   const Lookup look(s);
+  const PawnCounts before = pawns_of(s);
   Cell place{INT16_MIN, INT16_MIN};
-  int covered = -1;  // the colour of the edge pawn under `place`
+  PawnCounts placed;  // once the tile is on `place`
+  // Only colour c's counts differ from move to move: the others' caps
+  // once per place (-1: a supply that cannot empty).
+  std::array<int, kColors> cap{};
+  bool lost = false;
   for (const Entry& entry : moves) {
     const Move& m = move_of(entry);
     if (!(m.place == place)) {
       place = m.place;
-      const int e = look.edge_at(place);
-      covered = e >= 0 ? s.edge[e].color : -1;
+      placed = before;
+      placed.edge_areas = before.edge_areas + edge_areas_change(place, look);
+      if (const int e = look.edge_at(place); e >= 0) --placed.at_edge[s.edge[e].color], ++placed.supply[s.edge[e].color];
+      lost = false;
+      for (int k = 0; k < kColors; ++k)
+        if (k != c) lost |= (cap[k] = colour_cap(placed, k, turns, next)) < 0;
     }
-    std::array<int, kColors> edge = at_edge, tiles = on_tiles, sup = supply;
-    if (covered >= 0) --edge[covered], ++sup[covered];
+    PawnCounts after = placed;
     switch (m.kind) {
       case ActionKind::kPass: break;
-      case ActionKind::kTile: tiles[c] += m.count, sup[c] -= m.count; break;
-      case ActionKind::kEdge: ++edge[c], --sup[c]; break;
+      case ActionKind::kTile: {
+        const int on = m.cell == place ? new_number : s.tiles[look.tile_at(m.cell)].n;
+        after.on_number[c][on] += m.count, after.supply[c] -= m.count;
+        break;
+      }
+      case ActionKind::kEdge: ++after.at_edge[c], --after.supply[c]; break;
       case ActionKind::kEvacuate: {
         const auto [moved, to_tiles] = evacuated(entry, place, look);
-        tiles[c] += to_tiles - leaving[m.number];
-        edge[c] += moved - to_tiles;
-        sup[c] += leaving[m.number] - moved;
+        const int leaving = before.on_number[c][m.number];
+        after.on_number[c][m.number] = 0;
+        after.loose[c] += to_tiles;
+        after.at_edge[c] += moved - to_tiles;
+        after.supply[c] += leaving - moved;
         break;
       }
     }
-    out.push_back({upper_from(edge, tiles, sup, turns, next), sup[0] + sup[1] + sup[2] + sup[3],
-                   edge[0] + edge[1] + edge[2] + edge[3]});
+    int bound = 0;
+    if (turns == 0) {
+      bound = upper_from(after, turns, next);
+    } else if (!lost && (cap[c] = colour_cap(after, c, turns, next)) >= 0) {
+      bound = shared_out(cap, after.edge_areas + turns);
+    }
+    out.push_back({bound, after.supply[0] + after.supply[1] + after.supply[2] + after.supply[3],
+                   after.at_edge[0] + after.at_edge[1] + after.at_edge[2] + after.at_edge[3]});
   }
 }
 

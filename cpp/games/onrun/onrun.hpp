@@ -63,6 +63,9 @@ struct PositionSpec {
   std::array<int, kColors> supply{12, 12, 12, 12};
   int next = 0;
   std::vector<NewTile> deal_rest;
+  // deal_rest stands for tiles not yet known (the order hidden): the bound
+  // must not read their numbers.
+  bool rest_unknown = false;
 };
 
 // ------------------------------------------------------------ state and moves
@@ -80,6 +83,8 @@ struct EdgePawn {
 
 // Plain data, copied by value. Tiles stay in placement order; edge pawns
 // are kept sorted by cell, so equal positions are equal bytes.
+struct PawnCounts;  // what the bound reads of a position (onrun.cpp)
+
 struct State {
   std::array<Tile, kMaxTiles> tiles{};
   std::array<EdgePawn, kMaxEdge> edge{};
@@ -162,6 +167,13 @@ class Game {
   // those found are given).
   bool class_outcomes(const State& s, const MoveClass& c, const std::function<bool(const Move&)>& visit) const;
   bool in_play(int color) const { return in_play_[color]; }
+  // The same game with a bound that does not read the tiles to come: for
+  // a policy that must not see them.
+  Game blind_to_rest() const {
+    Game g = *this;
+    g.rest_unknown_ = true;
+    return g;
+  }
 
   std::vector<Cell> flashpoints(const State& s) const;
   std::vector<Cell> edge_areas(const State& s) const;
@@ -198,12 +210,17 @@ class Game {
   template <class Entry>
   void keys_of(const State& s, const std::vector<Entry>& moves, std::vector<MoveKey>& out) const;
   State act(const State& placed, const Move& m, TurnReport* report) const;
-  // upper_objective from the pawns per colour at the edge, on tiles and in
-  // the supply, with `turns` turns left starting with colour `next`.
-  int upper_from(const std::array<int, kColors>& at_edge, const std::array<int, kColors>& on_tiles,
-                 const std::array<int, kColors>& supply, int turns, int next) const;
+  // upper_objective from the pawn counts of a position (onrun.cpp), with
+  // `turns` turns left starting with colour `next`.
+  int upper_from(const PawnCounts& p, int turns, int next) const;
+  // The most edge pawns colour k can end with (-1: its supply cannot
+  // empty), and the bound those caps give with `room` edge areas at most.
+  int colour_cap(const PawnCounts& p, int k, int turns, int next) const;
+  int shared_out(const std::array<int, kColors>& cap, int room) const;
 
   std::vector<NewTile> deal_;
+  bool rest_unknown_ = false;
+  std::vector<std::array<uint8_t, 7>> numbers_before_;  // [i][v]: the v-tiles among deal_[0, i)
   std::array<bool, kColors> in_play_{};
   State initial_;
 };
