@@ -3,7 +3,8 @@ tables: the best score on seeded small deals side by side (C++ against the
 Python reference, C++ with against without its bound), then seeded full
 deals (41 turns): the share decided exactly within the limit, median time,
 nodes/s, and the best line found against a depth-first search without the
-spread over the first moves; then the order hidden: the exact expected score on small pools
+spread over the first moves; their endgames (k turns from the end) decided
+exactly with the bound against without it; then the order hidden: the exact expected score on small pools
 (C++ against the Python brute force) and a full game's sampled bounds with
 their intervals; and peak memory.
 
@@ -95,6 +96,31 @@ def spread_against_depth_first(results: list, seconds: float) -> None:
               f"{lines if limit == seconds else '-'} |", flush=True)
 
 
+def endgames(count: int, seconds: float, turns: tuple[int, ...] = (2, 3, 4, 5, 6)) -> None:
+    """How far from the end the search still decides a full deal exactly:
+    positions k turns before the end of a line found quickly (20,000
+    nodes), with the bound against without it (cut only by every pawn
+    saved). The bound's upper end, where undecided, says how loose it is."""
+    print(f"\n### Endgames of full deals: decided exactly within {seconds:g} s, with the bound against without it "
+          f"(seeds 1-{count}, k turns before the end of a 20,000-node line; one core)\n")
+    print("| turns left | positions | decided, bound | decided, without | median s, bound | nodes/s, bound | "
+          "mean upper / lower of the undecided, bound |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    lines = {}
+    for seed in range(1, count + 1):
+        start = onrun.deal(seed).position
+        lines[seed] = (start, onrun.solve(start, Limit(nodes=20_000, seconds=1e9)).line)
+    for k in turns:
+        positions = [onrun.replay(start, line[:len(line) - k]).position for start, line in lines.values()]
+        bound = [onrun.solve(p, Limit(seconds=seconds)) for p in positions]
+        without = [onrun.solve(p, Limit(seconds=seconds), use_bound=False) for p in positions]
+        loose = [r.score_bounds[1] / max(r.score_bounds[0], 1) for r in bound if not r.exact]
+        nodes = sum(r.stats.nodes for r in bound) / max(sum(r.stats.seconds for r in bound), 1e-9)
+        print(f"| {k} | {len(positions)} | {sum(r.exact for r in bound)} | {sum(r.exact for r in without)} | "
+              f"{statistics.median(r.stats.seconds for r in bound):.2f} | {nodes:,.0f} | "
+              f"{statistics.mean(loose) if loose else 0:.1f}x |", flush=True)
+
+
 def hidden_small(count: int) -> None:
     print(f"\n## Order hidden: exact expected score on small pools, C++ against the Python brute force "
           f"({count} positions per size, one core)\n")
@@ -146,11 +172,13 @@ def main() -> None:
     if args.quick:
         small_deals(min(args.small, 5))
         full_deals(min(args.deals, 3), min(args.seconds, 2))
+        endgames(min(args.deals, 3), min(args.seconds, 2), (2, 3))
         hidden_small(min(args.small, 2))
         hidden_full(min(args.seconds, 10), min(args.samples, 16))
     else:
         small_deals(args.small)
         full_deals(args.deals, args.seconds)
+        endgames(args.deals, min(args.seconds, 20))
         hidden_small(args.small)
         hidden_full(args.seconds, args.samples)
     print(f"\npeak RSS: {peak_rss_mb():.0f} MiB")
