@@ -118,7 +118,7 @@ def endgames(count: int, seconds: float, turns: tuple[int, ...] = (2, 3, 4, 5, 6
         nodes = sum(r.stats.nodes for r in bound) / max(sum(r.stats.seconds for r in bound), 1e-9)
         print(f"| {k} | {len(positions)} | {sum(r.exact for r in bound)} | {sum(r.exact for r in without)} | "
               f"{statistics.median(r.stats.seconds for r in bound):.2f} | {nodes:,.0f} | "
-              f"{statistics.mean(loose) if loose else 0:.1f}x |", flush=True)
+              f"{f'{statistics.mean(loose):.1f}x' if loose else '-'} |", flush=True)
 
 
 def hidden_small(count: int) -> None:
