@@ -104,7 +104,7 @@ void erase_edge(State& s, int i) {
 }
 
 // Group index of every tile (tiles of one number connected through that number).
-std::array<int8_t, kMaxTiles> groups_of(const State& s, const Lookup& look, int* count) {
+std::array<int8_t, kMaxTiles> groups_of(const State& s, const Lookup& look) {
   std::array<int8_t, kMaxTiles> group;
   group.fill(-1);
   int g = 0;
@@ -126,7 +126,6 @@ std::array<int8_t, kMaxTiles> groups_of(const State& s, const Lookup& look, int*
     }
     ++g;
   }
-  *count = g;
   return group;
 }
 
@@ -640,9 +639,13 @@ struct Evacuation {
 };
 
 // False when no tile numbered `v` holds a pawn of `color`.
-bool evacuation_of(const State& s, const Lookup& look, const std::array<int8_t, kMaxTiles>& group, int ngroups,
-                   int color, int v, Evacuation& e) {
-  std::vector<int> k_of(ngroups, 0);
+bool evacuation_of(const State& s, const Lookup& look, const std::array<int8_t, kMaxTiles>& group, int color, int v,
+                   Evacuation& e) {
+  // `e` may be a previous number's: emptied, its buffers kept (a listing
+  // asks for every number at every node).
+  e.sources.clear(), e.k.clear(), e.dest.clear(), e.cap.clear(), e.at_edge.clear(), e.by_cell.clear();
+  for (std::vector<int>& of : e.of) of.clear();
+  std::array<int, kMaxTiles> k_of{};
   for (int i = 0; i < s.ntiles; ++i)
     if (s.tiles[i].n == v && s.tiles[i].pawns[color] > 0) {
       if (k_of[group[i]] == 0) e.sources.push_back(group[i]);
@@ -662,7 +665,7 @@ bool evacuation_of(const State& s, const Lookup& look, const std::array<int8_t, 
   };
   for (size_t si = 0; si < e.sources.size(); ++si) {
     const int g = e.sources[si];
-    std::vector<bool> adjacent(ngroups, false);
+    std::array<bool, kMaxTiles> adjacent{};
     for (int i = 0; i < s.ntiles; ++i) {
       if (group[i] != g) continue;
       for (int d = 0; d < kHexDirections; ++d) {
@@ -963,11 +966,10 @@ std::vector<std::pair<int, int>> several_sources_classes(const Evacuation& e, Sp
 void Game::evacuations(const State& s, int color, std::vector<Move>* out, Cell place, bool* truncated,
                        std::vector<MoveClass>* folded) const {
   const Lookup look(s);
-  int ngroups = 0;
-  const auto group = groups_of(s, look, &ngroups);
+  const auto group = groups_of(s, look);
+  Evacuation e;
   for (int v = 1; v <= 6; ++v) {
-    Evacuation e;
-    if (!evacuation_of(s, look, group, ngroups, color, v, e)) continue;
+    if (!evacuation_of(s, look, group, color, v, e)) continue;
     uint64_t work = 0;
     auto spend = [&]() {
       if (++work <= kMaxEvacuationWork) return true;
@@ -1015,10 +1017,9 @@ bool Game::class_outcomes(const State& s, const MoveClass& c,
                           const std::function<bool(const Move&)>& visit) const {
   const State placed = place_tile(s, next_tile(s), c.move.place, nullptr);
   const Lookup look(placed);
-  int ngroups = 0;
-  const auto group = groups_of(placed, look, &ngroups);
+  const auto group = groups_of(placed, look);
   Evacuation e;
-  if (!evacuation_of(placed, look, group, ngroups, placed.next, c.move.number, e))
+  if (!evacuation_of(placed, look, group, placed.next, c.move.number, e))
     throw InvalidInput("position: no evacuation class of number " + std::to_string(c.move.number) + " here");
   Move m = c.move;
   if (e.sources.size() > 1) {
@@ -1189,10 +1190,9 @@ bool Game::legal(const State& s, const Move& m, std::string* why) const {
     }
     case ActionKind::kEvacuate: {
       if (m.number < 1 || m.number > 6) return fail("number must be 1..6");
-      int ngroups = 0;
-      const auto group = groups_of(placed, look, &ngroups);
+      const auto group = groups_of(placed, look);
       Evacuation e;
-      if (!evacuation_of(placed, look, group, ngroups, c, m.number, e))
+      if (!evacuation_of(placed, look, group, c, m.number, e))
         return fail("no pawn of colour " + std::to_string(c) + " stands on a tile numbered " + std::to_string(m.number));
       std::vector<int> x(e.dest.size(), 0);
       for (Cell to : m.to) {
