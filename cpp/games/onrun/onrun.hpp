@@ -81,10 +81,10 @@ struct EdgePawn {
   uint8_t color = 0;
 };
 
-// Plain data, copied by value. Tiles stay in placement order; edge pawns
-// are kept sorted by cell, so equal positions are equal bytes.
 struct PawnCounts;  // what the bound reads of a position (onrun.cpp)
 
+// Plain data, copied by value. Tiles stay in placement order; edge pawns
+// are kept sorted by cell, so equal positions are equal bytes.
 struct State {
   std::array<Tile, kMaxTiles> tiles{};
   std::array<EdgePawn, kMaxEdge> edge{};
