@@ -395,20 +395,22 @@ int edge_cap(const PawnCounts& p, int k, int t, const std::array<int, 7>& reach)
   const int evacuations = t - (supply + 2) / 3;
   if (evacuations <= 0) return p.at_edge[k] + std::min(supply, (3 * t - supply) / 2);
   // Both sums only grow with D: the sets of exactly min(e, 6) numbers.
-  static constexpr auto kSetsOfSize = [] {
+  struct SetsOfSize {
     std::array<std::array<uint8_t, 20>, 7> sets{};  // at most C(6, 3) = 20 of a size
     std::array<int, 7> count{};
+  };
+  static constexpr SetsOfSize kBySize = [] {
+    SetsOfSize by;
     for (unsigned numbers = 1; numbers < 64; ++numbers) {
       const int size = std::popcount(numbers);
-      sets[size][count[size]++] = static_cast<uint8_t>(numbers);
+      by.sets[size][by.count[size]++] = static_cast<uint8_t>(numbers);
     }
-    return sets;
+    return by;
   }();
-  static constexpr std::array<int, 7> kSets{1, 6, 15, 20, 15, 6, 1};
   const int size = std::min(evacuations, 6);
   int from_tiles = 0;
-  for (int n = 0; n < kSets[size]; ++n) {
-    const unsigned numbers = kSetsOfSize[size][n];
+  for (int n = 0; n < kBySize.count[size]; ++n) {
+    const unsigned numbers = kBySize.sets[size][n];
     int on = p.loose[k], room = 0;
     for (int v = 1; v <= 6; ++v)
       if (numbers >> (v - 1) & 1) on += p.on_number[k][v], room += reach[v];
