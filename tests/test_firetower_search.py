@@ -70,10 +70,12 @@ def test_a_hint_lists_every_legal_move_once():
 
 
 def test_the_hint_shares_its_iterations_evenly_and_answers_by_mean():
-    """The search is a lookahead on greedy: greedy's own move is searched,
-    every searched candidate gets the same share of the iterations (within
-    one a tree), and the best is the highest mean of what the search
-    steered by."""
+    """The search is a lookahead on a greedy player of its own (section
+    14's h with fire_distances): on this open board, where that h ranks
+    much as section 14's does, section 14's greedy move is among the
+    searched; every searched candidate gets the same share of the
+    iterations (within one a tree), and the best is the highest mean of
+    what the search steered by."""
     hint = firetower.hint(NEAR_A_WIN, Limit(nodes=640), seed=4)
     searched = hint.moves[:hint.stats.candidates]
     assert hint.stats.candidates == 8 and max(m.n for m in searched) - min(m.n for m in searched) <= 8

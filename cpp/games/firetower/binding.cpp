@@ -315,6 +315,14 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
       },
       py::arg("session"), py::arg("policy"), py::arg("seed") = 0);
 
+  m.def("fire_distances", [](const Session& session) {
+        const std::array<int, 4> d = fire_distances(session.state());
+        py::dict out;
+        for (size_t t = 0; t < d.size(); ++t) out[kTowerName[t]] = d[t];
+        return out;
+      },
+      py::arg("session"));
+
   m.def("play", [](const Data& data, int level, uint64_t seed, const std::string& policy, uint64_t max_nodes,
                    double max_seconds, uint64_t max_memory_mb, Control* control, int turn_limit, uint32_t threads) {
         if (level < 1 || level > 7) throw InvalidInput("level: " + std::to_string(level) + " must be 1..7");

@@ -15,6 +15,14 @@ namespace {
 
 constexpr double kWon = 1e6;
 
+// The search's costs (fire_distances, search_h), chosen by whole games of
+// greedy by search_h on seeds 5000+ (docs/architecture.md): a hawk 3
+// against 2, 4 or 5, a firebreak 4 against 2, 3, 5 or 6, an unused Bucket
+// 2 against 0, 1, 3, 4, 7 or 12.
+constexpr int kHawkCost = 3;
+constexpr int kFirebreakCost = 4;
+constexpr int kUnusedBucketCost = 2;
+
 // The Manhattan distance from tower t's back corner to the nearest
 // burning square; 99 when nothing burns.
 int least_distance(const Bits& burning, const Regions& reg, int t) {
@@ -23,17 +31,15 @@ int least_distance(const Bits& burning, const Regions& reg, int t) {
   return 99;
 }
 
-// A position still in play, as the tree steers by it: section 14's h
-// mapped onto [0, 1) in the same order (a burned tower outweighs any
-// distance, as its 1000 does; a win is 1, a loss 0). Steering by greedy's
-// own h makes the search a lookahead on greedy's judgement (the hand-made
-// value it replaces weighed the same terms otherwise, so that even with
-// no lookahead it did not rank moves as greedy does).
+// A position still in play, as the tree steers by it: search_h mapped
+// onto [0, 1) in the same order (a burned tower outweighs any distance, as
+// its 1000 does; a win is 1, a loss 0). The rest of h, within a few dozen
+// either side of 0, goes through a logistic of scale 20.
 double steer_value(const State& s) {
-  const double h = greedy_value(s);
+  const double h = search_h(s);
   const double burned = std::floor((h + 500) / 1000);
-  const double rest = h - 1000 * burned;  // distances and area gems: within [-60, 56]
-  return std::clamp((burned + (rest + 61) / 120) / 4, 0.0, 1.0);
+  const double rest = h - 1000 * burned;
+  return std::clamp((burned + 0.999 / (1 + std::exp(-rest / 20))) / 4, 0.0, 1.0);
 }
 
 // A position's identity for merging moves and caching: every field that
@@ -142,12 +148,12 @@ struct Scored {
 
 // Each move's h after its deterministic effect, best first (ties in
 // generation order).
-void rank_by_greedy(const Engine& engine, const State& s, const std::vector<Move>& moves, std::vector<Scored>& out) {
+void rank_by_search_h(const Engine& engine, const State& s, const std::vector<Move>& moves, std::vector<Scored>& out) {
   out.clear();
   for (const Move& m : moves) {
     State next = s;
     engine.apply(next, m);
-    out.push_back({m, greedy_value(next), state_key(next)});
+    out.push_back({m, search_h(next), state_key(next)});
   }
   std::stable_sort(out.begin(), out.end(), [](const Scored& a, const Scored& b) { return a.h > b.h; });
 }
@@ -205,7 +211,42 @@ struct SampledGreedy {
   }
 };
 
-// Each search thread's greedy moves inside the tree, by position key; a
+// The move whose next position (its deterministic effect, forced moves
+// included, stopped at the first chance event or decision) has the highest
+// value; ties to the first in canonical order. A hawk family's moves
+// change no fire, so they tie: its canonical first stands for it.
+Move best_by(const Engine& engine, const State& s, MoveList& list, double (*value)(const State&)) {
+  // Per thread and kept, so that a playout's decisions allocate nothing
+  // but the tie-break's texts (only among the moves of the highest h).
+  thread_local std::vector<Move> moves;
+  thread_local std::vector<double> hs;
+  list.load(engine, s);
+  moves.assign(list.moves.begin(), list.moves.end());
+  for (const HawkFamily& f : list.families) moves.push_back(canonical_first(f, engine.rules()));
+  hs.clear();
+  double best_h = -2 * kWon;
+  for (const Move& m : moves) {
+    State next = s;
+    engine.apply(next, m);
+    hs.push_back(value(next));
+    best_h = std::max(best_h, hs.back());
+  }
+  size_t best = 0;
+  std::string best_text;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (hs[i] != best_h) continue;
+    std::string text = move_json(moves[i], engine.rules());
+    if (best_text.empty() || text < best_text) best = i, best_text = std::move(text);
+  }
+  return moves.empty() ? Move{} : moves[best];
+}
+
+// Greedy by search_h: the search's own player.
+Move search_greedy_move(const Engine& engine, const State& s, MoveList& list) {
+  return best_by(engine, s, list, search_h);
+}
+
+// Each search thread's moves inside the tree, by position key; a
 // hint clears its own thread's (the others start with the threads).
 thread_local std::unordered_map<uint64_t, Move> inner_cache;
 
@@ -253,12 +294,12 @@ struct SearchState {
     engine->apply(s, m);
   }
 
-  // Inside the tree: greedy's move alone, so that every visit below a root
-  // move is greedy answering the sampled draws (a rollout improvement of
-  // greedy, in Bertsekas' sense): at the few dozen iterations a candidate
-  // that a whole game can afford, greedy's other top moves below the root
-  // would each be valued on a sample or two. Cached by key, per thread,
-  // bounded, since the tree asks at every pass.
+  // Inside the tree: greedy's move by search_h alone, so that every visit
+  // below a root move is that greedy answering the sampled draws (a
+  // rollout improvement of it, in Bertsekas' sense): at the few dozen
+  // iterations a candidate that a whole game can afford, its other top
+  // moves below the root would each be valued on a sample or two. Cached
+  // by key, per thread, bounded, since the tree asks at every pass.
   void inner_candidates(std::vector<Move>& out) const {
     static constexpr size_t kCache = 1 << 12;
     std::unordered_map<uint64_t, Move>& cache = inner_cache;
@@ -270,15 +311,15 @@ struct SearchState {
       out.push_back(hit->second);
       return;
     }
-    out.push_back(greedy_move(*engine, s, list));
+    out.push_back(search_greedy_move(*engine, s, list));
     if (cache.size() >= kCache) cache.clear();
     cache.emplace(key, out.back());
   }
 };
 
-// A rollout: greedy itself (section 14) until the player's action in a
-// later turn, so that the next Inferno card, its placement and the wind
-// have answered the move; the tree steers by greedy's h there. Measured on
+// A rollout: greedy by search_h until the player's action in a later
+// turn, so that the next Inferno card, its placement and the wind have
+// answered the move; the tree steers by search_h there. Measured on
 // Level 1 (docs/architecture.md): stopping at the turn's end saw no
 // Inferno and only reordered greedy's ties; one more whole turn cost 2-3
 // times as much and was no stronger (paired, 60 seeds at Levels 1, 4, 5).
@@ -299,7 +340,7 @@ struct Rollout {
         engine.apply_chance(s, sample_outcome(outcomes, rng));
         continue;
       }
-      engine.apply(s, steer < 0 ? greedy_move(engine, s, list) : SampledGreedy{}(engine, s, rng, list));
+      engine.apply(s, steer < 0 ? search_greedy_move(engine, s, list) : SampledGreedy{}(engine, s, rng, list));
     }
     const Playout end = terminal_playout(g);
     if (steer < 0 || s.status == Status::kWin) return end;
@@ -329,6 +370,45 @@ double greedy_value(const State& s) {
   return h + 4.0 * least_distance(burning, reg, kNW) - 2.0 * (s.gems & reg.area[kNW]).count();
 }
 
+std::array<int, 4> fire_distances(const State& s) {
+  // Dijkstra over the board in bitboard layers: the squares first reached
+  // at cost d, from which the next square costs 1, a hawk kHawkCost, a
+  // firebreak kFirebreakCost (all below kLayers, so a ring of layers holds
+  // every cost still pending).
+  constexpr int kLayers = 8;
+  static_assert(kFirebreakCost < kLayers && kHawkCost < kLayers);
+  Bits pending[kLayers];
+  Bits reached;
+  pending[0] = s.gems | regions().flame;
+  std::array<int, 4> out{};
+  int found = 0;
+  for (int d = 0; found != 15; ++d) {
+    Bits& layer = pending[d % kLayers];
+    const Bits now = layer.minus(reached);
+    layer = {};
+    reached |= now;
+    for (int t = 0; t < 4; ++t)
+      if (!(found >> t & 1) && now.test(kBackCorner[t])) out[static_cast<size_t>(t)] = d, found |= 1 << t;
+    const Bits next = now.adjacent().minus(reached);
+    pending[(d + 1) % kLayers] |= next.minus(s.breaks | s.hawks);
+    pending[(d + kHawkCost) % kLayers] |= next & s.hawks;
+    pending[(d + kFirebreakCost) % kLayers] |= next & s.breaks;
+  }
+  return out;
+}
+
+double search_h(const State& s) {
+  if (s.status == Status::kWin) return kWon;
+  if (s.status == Status::kLoss) return -kWon;
+  const std::array<int, 4> d = fire_distances(s);
+  double h = 0;
+  for (int t = kNE; t <= kSE; ++t) {
+    if (s.burned >> t & 1) h += 1000;
+    else h -= d[static_cast<size_t>(t)] + ((s.enemy_buckets_used >> t & 1) ? 0 : kUnusedBucketCost);
+  }
+  return h + 4.0 * d[kNW] - 2.0 * (s.gems & regions().area[kNW]).count();
+}
+
 uint64_t MoveList::size() const {
   uint64_t n = moves.size();
   for (const HawkFamily& f : families) n += f.count;
@@ -351,36 +431,8 @@ Move random_move(const Engine& engine, const State& s, Rng& rng, MoveList& list)
   return list.at(rng.below(list.size()));
 }
 
-// Section 14's greedy: the move whose next position (its deterministic
-// effect, forced moves included, stopped at the first chance event or
-// decision) has the highest h; ties to the first in canonical order. A
-// hawk family's moves change no fire, so they tie: its canonical first
-// stands for it.
-Move greedy_move(const Engine& engine, const State& s, MoveList& list) {
-  // Per thread and kept, so that a playout's decisions allocate nothing
-  // but the tie-break's texts (only among the moves of the highest h).
-  thread_local std::vector<Move> moves;
-  thread_local std::vector<double> hs;
-  list.load(engine, s);
-  moves.assign(list.moves.begin(), list.moves.end());
-  for (const HawkFamily& f : list.families) moves.push_back(canonical_first(f, engine.rules()));
-  hs.clear();
-  double best_h = -2 * kWon;
-  for (const Move& m : moves) {
-    State next = s;
-    engine.apply(next, m);
-    hs.push_back(greedy_value(next));
-    best_h = std::max(best_h, hs.back());
-  }
-  size_t best = 0;
-  std::string best_text;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    if (hs[i] != best_h) continue;
-    std::string text = move_json(moves[i], engine.rules());
-    if (best_text.empty() || text < best_text) best = i, best_text = std::move(text);
-  }
-  return moves.empty() ? Move{} : moves[best];
-}
+// Section 14's greedy.
+Move greedy_move(const Engine& engine, const State& s, MoveList& list) { return best_by(engine, s, list, greedy_value); }
 
 HintResult hint(const Engine& engine, const State& s, const Limits& limits, const HintOptions& o, Control* control) {
   if (s.over()) throw InvalidInput(std::string("hint: the game is over (") + status_name(s.status) + ")");
@@ -394,12 +446,13 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
     searchable_moves(engine, s, list, all);
     out.moves_total = list.size();
     std::vector<Scored> ranked;
-    rank_by_greedy(engine, s, all, ranked);
+    rank_by_search_h(engine, s, all, ranked);
     // Moves to the same next position are one (section 12): the first in
-    // canonical order stands for them. Candidates in greedy's own order (h,
-    // then canonical order), so that greedy's move is the first and wins
-    // every tie: h ties often (a water card's squares, a fire card against
-    // a water card), and greedy's tie-break was worth keeping.
+    // canonical order stands for them. Candidates in the order of the
+    // greedy the tree plays (search_h, then canonical order), so that its
+    // move is the first and wins every tie: h ties often (a water card's
+    // squares, a fire card against a water card), and greedy's tie-break
+    // was worth keeping.
     struct Group {
       uint64_t key;
       double h;
@@ -449,7 +502,7 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
   auto value_of = [&](size_t i) -> const Estimate95* { return i < r.outcomes.size() ? &r.outcomes[i] : nullptr; };
   auto guide_of = [&](size_t i) { return i < r.values.size() ? r.values[i].mean : 0.0; };
   // Best first: the higher mean of what the tree steered by (the
-  // iterations are shared evenly), ties in greedy's order; moves the
+  // iterations are shared evenly), ties in the candidates' order; moves the
   // search did not value last.
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     const Estimate95* x = value_of(a);

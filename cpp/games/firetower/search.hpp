@@ -2,6 +2,7 @@
 // the sampling-search hint (cpp/search/mcts.hpp on this game), whole games
 // played by a policy, and batches of them.
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,18 @@ Policy policy_named(const std::string& name);  // InvalidInput when unknown
 
 // Section 14's h of a position (won +10^6, lost -10^6).
 double greedy_value(const State& s);
+
+// The least cost of a path of gems from the fire to each back corner (NW,
+// NE, SW, SE): a square costs 1, a hawk 3 (a gem that lands on it is sent
+// elsewhere) and a firebreak 4 (only a few cards pass one). Section 14's
+// Manhattan distances see neither, and Levels 2-7 wall the enemy corners
+// with both.
+std::array<int, 4> fire_distances(const State& s);
+
+// What the search plays and steers by: section 14's h with fire_distances
+// in place of its distances, and 2 more for each unburned enemy whose
+// Bucket is still unused (its first gem in the area will be washed out).
+double search_h(const State& s);
 
 // Every distinct legal move, hawk families included (the families' moves
 // are unranked only where asked): size and the i-th move.
@@ -36,7 +49,7 @@ struct HintOptions {
   bool score = false;        // expected score (0 unless won) instead of the win probability
   uint32_t threads = 1;
   uint32_t trees = 8;        // independent of threads: the same answer on any thread count
-  uint32_t root_candidates = 8;  // moves the search values at the root, by greedy's h first (8 beat greedy)
+  uint32_t root_candidates = 8;  // moves the search values at the root, by search_h first
 };
 
 struct HintMove {

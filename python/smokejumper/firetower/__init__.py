@@ -393,9 +393,10 @@ class HintMove(Estimate):
     move: dict[str, Any]
     equivalent: list[dict[str, Any]] = Field(description="Other moves to the same next position (merged into this one)")
     search_value: float = Field(description="What the search steered by, its mean: 1 for a win (objective score: "
-                                            "0.5 + score/18), 0 for a loss, and for a game in play greedy's h at the "
-                                            "player's next-turn action, mapped onto [0, 1) in its order (a burned "
-                                            "tower adds 0.25). Separates moves when wins are rare")
+                                            "0.5 + score/18), 0 for a loss, and for a game in play the search's h "
+                                            "(section 14's with fire_distances) at the player's next-turn action, "
+                                            "mapped onto [0, 1) in its order (a burned tower adds 0.25). Separates "
+                                            "moves when wins are rare")
 
 
 class HintStats(SearchCounts):
@@ -451,8 +452,9 @@ def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objecti
     """Every distinct legal move at the current decision with its value
     estimated by Monte Carlo tree search (cpp/search/mcts.hpp: hidden cards
     and dice sampled as they come), best first. The root's ``candidates``
-    are the moves greedy's h ranks highest (0: every distinct move, each
-    then valued, on fewer samples apiece); rollouts play greedy.
+    are the moves the search's own h ranks highest (section 14's h with
+    :func:`fire_distances`; 0: every distinct move, each then valued, on
+    fewer samples apiece); rollouts play greedy by that h.
     ``workers`` threads give the same answer as one under a node limit.
     Without a time or node limit, :data:`HINT_LIMIT`."""
     if objective not in ("win", "score"):
@@ -485,6 +487,14 @@ def baseline_move(state: StateLike, policy: Literal["greedy", "random"] = "greed
     order) or random (uniform over the distinct legal moves, by ``seed``)."""
     session = _load(_record_of(state))
     return json.loads(_native.baseline_move(session, policy, seed))
+
+
+def fire_distances(state: StateLike) -> dict[str, int]:
+    """How far the fire is from each back corner (NW, NE, SW, SE) as the
+    search reckons it: the least cost of a path of gems from any fire, a
+    square costing 1, a hawk 3 and a firebreak 4 in the way. Section 14's
+    greedy counts squares only."""
+    return dict(_native.fire_distances(_load(_record_of(state))))
 
 
 class PlayResult(RulesReported):
