@@ -118,18 +118,19 @@ def towers_burned(game: firetower.PlayResult) -> int:
 def paired(levels: list[int], games: int, first_seed: int, nodes: int) -> None:
     """Greedy and MCTS on the same seeds, MCTS at a fixed iteration budget
     on one thread (so that the figures do not depend on the machine's
-    load): wins with Wilson intervals, towers burned, CPU a decision."""
+    load): wins with Wilson intervals, the mean score of the games won,
+    towers burned, CPU a decision."""
     print(f"\n## Greedy and MCTS on the same seeds ({games} games a level from seed {first_seed}; "
           f"MCTS {nodes} iterations a decision, 1 thread)\n")
-    print("| level | policy | games | wins | win rate | 95% interval | towers burned (mean) | "
+    print("| level | policy | games | wins | win rate | 95% interval | mean score (won) | towers burned (mean) | "
           "MCTS - greedy towers (paired) | CPU ms a decision |")
-    print("| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+    print("| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     paired_lines = []
     for level in levels:
         burned: dict[str, list[int]] = {}
         won: dict[str, list[bool]] = {}
         for policy in ("greedy", "mcts"):
-            wins = decisions = 0
+            wins = decisions = score = 0
             cpu = 0.0
             burned[policy] = []
             won[policy] = []
@@ -138,16 +139,18 @@ def paired(levels: list[int], games: int, first_seed: int, nodes: int) -> None:
                 g = firetower.play(level=level, seed=seed, policy=policy, limit=Limit(nodes=nodes), workers=1)
                 cpu += time.process_time() - start
                 wins += g.status == "win"
+                score += g.score or 0
                 won[policy].append(g.status == "win")
                 decisions += g.decisions
                 burned[policy].append(towers_burned(g))
                 # Per game, so that a run stopped early still says something.
-                print(f"L{level} {policy} seed {seed}: {g.status}, {burned[policy][-1]} towers, "
+                print(f"L{level} {policy} seed {seed}: {g.status}, score {g.score}, {burned[policy][-1]} towers, "
                       f"{1000 * (time.process_time() - start) / g.decisions:.0f} ms a decision",
                       file=sys.stderr, flush=True)
             lo, hi = wilson_interval(wins, games)
             diff = "-" if policy == "greedy" else difference(burned["mcts"], burned["greedy"])
-            print(f"| {level} | {policy} | {games} | {wins} | {wins / games:.3f} | [{lo:.3f}, {hi:.3f}] | "
+            mean_score = f"{score / wins:.2f}" if wins else "-"
+            print(f"| {level} | {policy} | {games} | {wins} | {wins / games:.3f} | [{lo:.3f}, {hi:.3f}] | {mean_score} | "
                   f"{sum(burned[policy]) / games:.2f} | {diff} | {1000 * cpu / decisions:.1f} |", flush=True)
         mcts_only = sum(m and not g for m, g in zip(won["mcts"], won["greedy"]))
         greedy_only = sum(g and not m for m, g in zip(won["mcts"], won["greedy"]))
