@@ -31,6 +31,21 @@ int least_distance(const Bits& burning, const Regions& reg, int t) {
   return 99;
 }
 
+// Section 14's h with the distance to each back corner given (tower ->
+// distance, read only for unburned enemies and NW), and `unused_bucket`
+// more for each unburned enemy whose Bucket is unused.
+template <class Distance>
+double h_of(const State& s, Distance&& distance, int unused_bucket) {
+  if (s.status == Status::kWin) return kWon;
+  if (s.status == Status::kLoss) return -kWon;
+  double h = 0;
+  for (int t = kNE; t <= kSE; ++t) {
+    if (s.burned >> t & 1) h += 1000;
+    else h -= distance(t) + ((s.enemy_buckets_used >> t & 1) ? 0 : unused_bucket);
+  }
+  return h + 4.0 * distance(kNW) - 2.0 * (s.gems & regions().area[kNW]).count();
+}
+
 // A position still in play, as the tree steers by it: search_h mapped
 // onto [0, 1) in the same order (a burned tower outweighs any distance, as
 // its 1000 does; a win is 1, a loss 0). The rest of h, within a few dozen
@@ -358,16 +373,8 @@ Policy policy_named(const std::string& name) {
 }
 
 double greedy_value(const State& s) {
-  if (s.status == Status::kWin) return kWon;
-  if (s.status == Status::kLoss) return -kWon;
-  const Regions& reg = regions();
-  const Bits burning = s.gems | reg.flame;
-  double h = 0;
-  for (int t = kNE; t <= kSE; ++t) {
-    if (s.burned >> t & 1) h += 1000;
-    else h -= least_distance(burning, reg, t);
-  }
-  return h + 4.0 * least_distance(burning, reg, kNW) - 2.0 * (s.gems & reg.area[kNW]).count();
+  const Bits burning = s.gems | regions().flame;
+  return h_of(s, [&](int t) { return least_distance(burning, regions(), t); }, 0);
 }
 
 std::array<int, 4> fire_distances(const State& s) {
@@ -398,15 +405,8 @@ std::array<int, 4> fire_distances(const State& s) {
 }
 
 double search_h(const State& s) {
-  if (s.status == Status::kWin) return kWon;
-  if (s.status == Status::kLoss) return -kWon;
   const std::array<int, 4> d = fire_distances(s);
-  double h = 0;
-  for (int t = kNE; t <= kSE; ++t) {
-    if (s.burned >> t & 1) h += 1000;
-    else h -= d[static_cast<size_t>(t)] + ((s.enemy_buckets_used >> t & 1) ? 0 : kUnusedBucketCost);
-  }
-  return h + 4.0 * d[kNW] - 2.0 * (s.gems & regions().area[kNW]).count();
+  return h_of(s, [&](int t) { return d[static_cast<size_t>(t)]; }, kUnusedBucketCost);
 }
 
 uint64_t MoveList::size() const {
