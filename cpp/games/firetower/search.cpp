@@ -17,7 +17,7 @@ constexpr double kWon = 1e6;
 
 // The search's costs (fire_distances, search_h), chosen by whole games of
 // greedy by search_h on seeds 5000+ (docs/architecture.md): a hawk 3
-// against 2, 4 or 5, a firebreak 4 against 2, 3, 5 or 6, an unused Bucket
+// against 1, 2, 4 or 5, a firebreak 4 against 2, 3, 5 or 6, an unused Bucket
 // 2 against 0, 1, 3, 4, 7 or 12.
 constexpr int kHawkCost = 3;
 constexpr int kFirebreakCost = 4;
