@@ -343,6 +343,15 @@ def test_positions_round_trip_through_json():
     assert firetower.check(text).record.start == game.record.start
 
 
+def test_a_game_state_passes_straight_back_in():
+    """What new and apply answer is what a notebook hands to the next call."""
+    game = firetower.new(level=2, seed=3)
+    after = firetower.apply(game, game.moves[0])
+    assert after.record.events[0] == game.moves[0]
+    assert firetower.check(after) == after
+    assert firetower.hint(after, Limit(nodes=8), workers=1).best in after.moves
+
+
 def test_the_cli_replays_what_it_wrote(tmp_path):
     """`play --json` and `check --json` answers hold a record: replay and
     check read them as they are."""

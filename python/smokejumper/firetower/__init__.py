@@ -190,9 +190,6 @@ class ChanceEvent(_Strict):
     dir: Dir | None = None
 
 
-StateLike = Record | Position | dict | str
-
-
 # ------------------------------------------------------------ a game's state
 
 
@@ -260,7 +257,14 @@ class GameState(RulesReported):
     specialty: Specialty
 
 
+# What every call takes: a record, a position, their JSON, or a GameState
+# as new, check and apply answer.
+StateLike = Record | Position | GameState | dict | str
+
+
 def _record_of(state: StateLike) -> dict[str, Any]:
+    if isinstance(state, GameState):  # what new, check and apply answer, passed straight back
+        state = state.record
     if isinstance(state, (Record, Position)):
         state = state.model_dump(mode="json", by_alias=True)
     elif isinstance(state, (str, bytes)):
