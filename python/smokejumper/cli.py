@@ -19,6 +19,7 @@ import os
 import typing
 import sqlite3
 import sys
+import textwrap
 import threading
 import time
 import types
@@ -55,7 +56,23 @@ def _fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help, but an option named in a text (--max-seconds) is
+    never broken at its hyphen across two lines."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:  # argparse exits 2 as well
         _fail(message)
 
