@@ -80,6 +80,8 @@ uint64_t state_key(const State& s) {
       uint64_t{static_cast<uint8_t>(s.status)} << 56);
   mix(uint64_t{s.turn} | uint64_t{s.round} << 16 | uint64_t{s.steps_open} << 32 | uint64_t{s.storms_waiting} << 40 |
       uint64_t{s.storm_dir} << 48 | uint64_t{static_cast<uint8_t>(s.need)} << 56);
+  mix(uint64_t{s.level} | uint64_t{s.hand_base} << 8 | uint64_t{s.turn_limit} << 16 |
+      uint64_t{s.order_known_option} << 32);
   for (int i = 0; i < s.depth; ++i) {
     const Frame& f = s.stack[static_cast<size_t>(i)];
     mix(uint64_t{static_cast<uint8_t>(f.task)} | uint64_t{f.stage} << 8 | uint64_t{f.a} << 16 | uint64_t{f.b} << 24);
@@ -172,59 +174,6 @@ void rank_by_search_h(const Engine& engine, const State& s, const std::vector<Mo
   }
   std::stable_sort(out.begin(), out.end(), [](const Scored& a, const Scored& b) { return a.h > b.h; });
 }
-
-// The rollout policy past the steering point, where only the outcome is
-// wanted: greedy's h over a few moves. At the action, one play of each
-// card in the hand (drawn by count and index, as the random baseline
-// draws, not from a list: a Helitack's plays grow as the cube of the
-// gems) and a discard of one card; elsewhere a sample of the decision's
-// moves (all of them when few).
-struct SampledGreedy {
-  static constexpr size_t kSample = 6;
-  Move operator()(const Engine& engine, const State& s, Rng& rng, MoveList& list) const {
-    Move best{};
-    double best_h = -2 * kWon;
-    auto consider = [&](const Move& m) {
-      State next = s;
-      engine.apply(next, m);
-      const double h = greedy_value(next);
-      if (h > best_h) best_h = h, best = m;
-    };
-    if (s.need == Need::kAction && s.hand_count >= 2) {
-      const auto& cards = engine.rules().cards;
-      for (size_t k = 0; k < cards.size(); ++k) {
-        if (!s.hand[k]) continue;
-        const uint8_t card = static_cast<uint8_t>(k);
-        if (cards[k].effect == Effect::kHawks || cards[k].effect == Effect::kFirestorm) {
-          engine.card_plays(s, card, list.moves, &list.families);
-          const uint64_t n = list.size();
-          if (n) consider(list.at(rng.below(n)));
-          continue;
-        }
-        const uint64_t n = engine.card_play_count(s, card);
-        if (n) consider(engine.card_play_at(s, card, rng.below(n)));
-      }
-      uint64_t pick = rng.below(s.hand_count);
-      Move discard;
-      discard.type = MoveType::kDiscard;
-      discard.ncards = 1;
-      for (size_t k = 0; k < cards.size(); ++k) {
-        if (pick < s.hand[k]) {
-          discard.cards[0] = static_cast<uint8_t>(k);
-          break;
-        }
-        pick -= s.hand[k];
-      }
-      consider(discard);
-      return best;
-    }
-    list.load(engine, s);
-    const uint64_t n = list.size();
-    if (n == 1) return list.at(0);
-    for (size_t i = 0; i < std::min<uint64_t>(kSample, n); ++i) consider(list.at(n <= kSample ? i : rng.below(n)));
-    return best;
-  }
-};
 
 // The move whose next position (its deterministic effect, forced moves
 // included, stopped at the first chance event or decision) has the highest
@@ -338,9 +287,11 @@ struct SearchState {
 // Level 1 (docs/architecture.md): stopping at the turn's end saw no
 // Inferno and only reordered greedy's ties; one more whole turn cost 2-3
 // times as much and was no stronger (paired, 60 seeds at Levels 1, 4, 5).
-// Then sampled greedy (cheaper) to the end, for the outcome reported.
+// Where the answer reports values (`to_end`), the same greedy plays on to
+// the game's end for the outcome; it never steers, so a hint's order is
+// the same with it or without (play reads only the order, and skips it).
 struct Rollout {
-  bool score = false;
+  bool to_end = true;
   Playout operator()(SearchState g, Rng& rng, std::vector<Move>&) const {
     thread_local MoveList list;
     thread_local std::vector<Outcome> outcomes;
@@ -349,17 +300,19 @@ struct Rollout {
     const int start = s.turn;
     double steer = -1;
     while (!s.over()) {
-      if (steer < 0 && s.turn > start && s.need == Need::kAction) steer = steer_value(s);
+      if (steer < 0 && s.turn > start && s.need == Need::kAction) {
+        steer = steer_value(s);
+        if (!to_end) return {steer, 0.0};
+      }
       if (s.at_chance()) {
         engine.outcomes(s, outcomes);
         engine.apply_chance(s, sample_outcome(outcomes, rng));
         continue;
       }
-      engine.apply(s, steer < 0 ? search_greedy_move(engine, s, list) : SampledGreedy{}(engine, s, rng, list));
+      engine.apply(s, search_greedy_move(engine, s, list));
     }
     const Playout end = terminal_playout(g);
-    if (steer < 0 || s.status == Status::kWin) return end;
-    return {steer, end.outcome};
+    return steer < 0 ? end : Playout{steer, end.outcome};
   }
 };
 
@@ -493,7 +446,7 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
   mo.exploration = 10.0;
   mo.poll_interval = 4;  // an iteration is a whole simulated game, about a millisecond
   mo.common_random_numbers = true;  // one move's effect is small beside the draws' and dice's
-  const auto r = mcts(root, limits, mo, control, Rollout{o.score});
+  const auto r = mcts(root, limits, mo, control, Rollout{o.values});
   out.stats = r.stats;
   out.root = r.root_outcome;
   out.candidates = candidates.size();
@@ -556,6 +509,7 @@ PlayResult play_game(const Rules& rules, int level, uint64_t seed, Policy policy
       HintOptions o;
       o.seed = mix64(seed + out.decisions);
       o.threads = threads;
+      o.values = false;
       const HintResult h = hint(engine, s, limits, o, control);
       out.nodes += h.stats.iterations;
       m = h.moves.front().move;

@@ -50,6 +50,7 @@ struct HintOptions {
   uint32_t threads = 1;
   uint32_t trees = 8;        // independent of threads: the same answer on any thread count
   uint32_t root_candidates = 8;  // moves the search values at the root, by search_h first
+  bool values = true;  // each move's outcome played out to the end; false: the order alone
 };
 
 struct HintMove {

@@ -439,7 +439,7 @@ MAX_CANDIDATES = 100_000
 # these bound it (in nodes, so that the answer stays the seed's alone). 64
 # iterations a decision is what beat greedy (docs/benchmarks.md), about
 # 0.1 s; a hint gets 16 times that, about 2 s.
-HINT_LIMIT = Limit(nodes=1024)
+HINT_LIMIT = Limit(nodes=256)
 DECISION_LIMIT = Limit(nodes=64)
 
 
