@@ -458,7 +458,9 @@ def hint(state: StateLike, limit: Limit | None = None, *, seed: int = 0, objecti
     and dice sampled as they come), best first. The root's ``candidates``
     are the moves the search's own h ranks highest (section 14's h with
     :func:`fire_distances`; 0: every distinct move, each then valued, on
-    fewer samples apiece); rollouts play greedy by that h.
+    fewer samples apiece); rollouts play greedy by that h to the game's
+    end, so a value is that of the move followed by that greedy: a lower
+    bound on what the search's own play reaches.
     ``workers`` threads give the same answer as one under a node limit.
     Without a time or node limit, :data:`HINT_LIMIT`."""
     if objective not in ("win", "score"):
