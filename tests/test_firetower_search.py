@@ -97,10 +97,10 @@ def test_a_hint_asked_for_every_move_values_every_distinct_move():
     again shared evenly; the answer still does not depend on the thread
     count. A count in between values that many, greedy's best first."""
     distinct = len(firetower.hint(NEAR_A_WIN, Limit(nodes=8), seed=1).moves)
-    every = firetower.hint(NEAR_A_WIN, Limit(nodes=16 * distinct), seed=5, candidates=0, workers=2)
+    every = firetower.hint(NEAR_A_WIN, Limit(nodes=8 * distinct), seed=5, candidates=0, workers=2)
     assert every.stats.candidates == len(every.moves) == distinct > 8
     assert min(m.n for m in every.moves) >= 8 and max(m.n for m in every.moves) - min(m.n for m in every.moves) <= 8
-    assert every == firetower.hint(NEAR_A_WIN, Limit(nodes=16 * distinct), seed=5, candidates=0, workers=1) \
+    assert every == firetower.hint(NEAR_A_WIN, Limit(nodes=8 * distinct), seed=5, candidates=0, workers=1) \
         .model_copy(update={"stats": every.stats})
     three = firetower.hint(NEAR_A_WIN, Limit(nodes=240), seed=5, candidates=3)
     assert three.stats.candidates == 3 and [m.n > 0 for m in three.moves].count(True) == 3
@@ -111,6 +111,7 @@ def test_a_hint_asked_for_every_move_values_every_distinct_move():
         firetower.hint(NEAR_A_WIN, Limit(nodes=8), candidates=-1)
 
 
+@pytest.mark.scale  # eighteen hints of whole simulated games; the other hints take the same paths
 def test_mcts_chooses_moves_the_baselines_do_not():
     """On a fixed set of positions (Level 1 games by greedy, every tenth
     action), with a fixed seed, the hint's best move differs from greedy's
@@ -243,6 +244,7 @@ def test_the_clis_analysis_by_mcts_counts_its_games_with_a_progress_bar():
     assert lo <= answer["win_rate"] <= hi
 
 
+@pytest.mark.scale  # 34,000 simulated games; tests/cpp/test_mcts.cpp holds a full arena under the sanitizers
 def test_the_tree_is_held_to_its_memory_and_the_search_goes_on_without_growing_it():
     # 1 MiB holds 16,384 nodes (64 bytes each): past that the iterations go
     # on, valuing the leaves they reach, and the tree grows no more.

@@ -242,9 +242,15 @@ def hard_body(game: Game, op: Operation) -> dict:
     return {**hard[op.name], "limit": None}
 
 
-@pytest.mark.parametrize("kind, limit", [("nodes", Limit(nodes=2_000, memory_mb=MB)),
-                                         ("time", Limit(seconds=0.2, memory_mb=MB))], ids=["nodes", "time"])
-def test_every_search_obeys_its_limit_and_says_which_stopped_it(game: Game, kind: str, limit: Limit):
+def search_nodes(game: Game) -> int:
+    """A node count for the tests of limits: 2,000, or fewer for a game
+    whose node is a whole simulated game."""
+    return getattr(own(game), "SEARCH_NODES", 2_000)
+
+
+@pytest.mark.parametrize("kind", ["nodes", "time"])
+def test_every_search_obeys_its_limit_and_says_which_stopped_it(game: Game, kind: str):
+    limit = Limit(nodes=search_nodes(game), memory_mb=MB) if kind == "nodes" else Limit(seconds=0.2, memory_mb=MB)
     for op in searches(game):
         answer = ask(op, hard_body(game, op), limit)
         assert answer.stats.stopped_by == kind, (op.name, answer.stats)
@@ -283,7 +289,7 @@ def test_every_search_answer_comes_back_whole_from_the_cache(game: Game, tmp_pat
     """What the service and the CLI serve from the result cache is the
     answer as it was searched, as the operation's model."""
     cache = ResultCache(tmp_path / "c.sqlite3")
-    limit = Limit(nodes=2_000, memory_mb=MB)
+    limit = Limit(nodes=search_nodes(game), memory_mb=MB)
     for op in searches(game):
         body = op.request.model_validate(hard_body(game, op))
         answer = ask(op, hard_body(game, op), limit)
