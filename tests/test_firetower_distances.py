@@ -8,13 +8,14 @@ with it, compared on thousands of seeded random boards."""
 from __future__ import annotations
 
 import heapq
+import json
 import os
 import random
 
 import pytest
 
 from firetower_positions import board, position
-from smokejumper import firetower
+from smokejumper import _core, firetower
 from test_firetower_cross import random_board
 
 CASES = int(os.environ.get("SMOKEJUMPER_CROSS_CASES", "480"))
@@ -80,3 +81,48 @@ def test_the_distances_agree_with_a_dijkstra_on_random_boards(chunk: int):
         state = firetower.check(position(at_most_18_hawks(random_board(random.Random(seed))))).record
         rows = engine_rows(state)
         assert firetower.fire_distances(state) == reference_distances(rows), (seed, rows)
+
+
+# ------------------------------------------------------------ search_h, one move on
+# The search values every move of a decision; where a move only adds gems
+# it reads each distance from the new gems' paths (a flood from each
+# corner, once a decision) instead of flooding the board again. The two
+# must agree on every move.
+
+KINDS = ["air_drop", "burning_snag", "creeping_fires", "crown_fire", "de_reforest", "ember", "explosion",
+         "fire_engine", "flare_up", "hawks_2", "hawks_3", "helitack", "rolling_firebrand", "smokejumper",
+         "wind_e", "wind_n", "wind_ne", "wind_nw", "wind_s", "wind_se", "wind_sw", "wind_w"]
+
+
+def assert_both_ways_agree(record: dict, where: object) -> int:
+    session = _core.firetower.replay(firetower.data(), json.dumps(record))[0]
+    compared, disagree = _core.firetower.search_h_both_ways(session)
+    assert compared > 0 and not disagree, (where, disagree[:3])
+    return compared
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_search_h_after_each_move_agrees_with_a_new_flood_on_random_boards(chunk: int):
+    for seed in range(chunk * CASES // 16, (chunk + 1) * CASES // 16):  # a board lists up to tens of thousands
+        rng = random.Random(seed * 31 + 5)
+        hand = rng.sample(KINDS, 5)
+        state = firetower.check(position(at_most_18_hawks(random_board(rng)), hand, wind=rng.choice("NESW"))).record
+        if firetower.check(state).decision:
+            assert_both_ways_agree(state.model_dump(mode="json", by_alias=True), seed)
+
+
+@pytest.mark.parametrize("level", range(1, 8))
+def test_search_h_after_each_move_agrees_at_every_decision_of_played_games(level: int):
+    """Every decision of whole games (the hawk placements, the wind, the
+    Inferno's answer, Buckets, Firestorms), played by the random baseline."""
+    checked = 0
+    for seed in range(max(1, CASES // 80)):
+        game = firetower.play(level, seed, policy="random")
+        start = game.record.start.model_dump(mode="json", by_alias=True)
+        events = [e if isinstance(e, dict) else e.model_dump(mode="json", exclude_none=True)
+                  for e in game.record.events]
+        for n in range(len(events)):
+            record = {"start": start, "events": events[:n]}
+            if firetower.check(record).decision:
+                checked += assert_both_ways_agree(record, (level, seed, n))
+    assert checked > 100

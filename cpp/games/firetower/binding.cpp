@@ -323,6 +323,18 @@ SMOKEJUMPER_GAME(firetower, "Fire Tower: Rising Flames, solo Levels 1-7 (rules e
       },
       py::arg("session"));
 
+  // For the tests: how many moves were compared, and those that disagree.
+  m.def("search_h_both_ways", [](const Session& session) {
+        if (!session.state().at_decision()) throw InvalidInput("search_h_both_ways: the game waits for no decision");
+        const std::vector<SearchHCheck> checks = search_h_both_ways(session.engine(), session.state());
+        py::list disagree;
+        for (const SearchHCheck& c : checks)
+          if (c.incremental != c.flooded)
+            disagree.append(py::make_tuple(move_json(c.move, session.rules()), c.incremental, c.flooded));
+        return py::make_tuple(checks.size(), disagree);
+      },
+      py::arg("session"));
+
   m.def("play", [](const Data& data, int level, uint64_t seed, const std::string& policy, uint64_t max_nodes,
                    double max_seconds, uint64_t max_memory_mb, Control* control, int turn_limit, uint32_t threads) {
         if (level < 1 || level > 7) throw InvalidInput("level: " + std::to_string(level) + " must be 1..7");

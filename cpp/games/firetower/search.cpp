@@ -157,6 +157,60 @@ void searchable_moves(const Engine& engine, const State& s, MoveList& list, std:
   for (const HawkFamily& f : list.families) hawk_candidates(engine, s, f, out);
 }
 
+// search_h of the positions one move after `s`, for a greedy that values
+// every move of a decision. Most moves only add gems: then each distance is
+// the old one or a path from a new gem, read from each corner's own flood of
+// s's board (the least cost from every square to that corner), built at
+// the first such move. Any other move (water, hawks) floods anew: reading
+// every gem's cost instead was no faster. Equal to search_h(next):
+// tests/test_firetower_distances.py holds the two equal on every move of
+// thousands of decisions.
+class SearchH {
+ public:
+  explicit SearchH(const State& s) : s_(s), from_fire_(fire_distances(s)) {}
+
+  double operator()(const State& next) const {
+    if (next.over() || next.hawks != s_.hawks || next.breaks != s_.breaks || s_.gems.minus(next.gems).any())
+      return search_h(next);
+    if (!to_corner_built_) build_to_corner();
+    std::array<int, 4> d = from_fire_;
+    next.gems.minus(s_.gems).each([&](int sq) {
+      for (size_t t = 0; t < 4; ++t) d[t] = std::min<int>(d[t], to_corner_[t][static_cast<size_t>(sq)]);
+    });
+    return h_of(next, [&](int t) { return d[static_cast<size_t>(t)]; }, kUnusedBucketCost);
+  }
+
+ private:
+  // From each corner outwards: a square's cost is paid by the squares next
+  // to it (a path from g enters every square after g), so the layer of a
+  // square reached at d passes d + its own cost to its neighbours.
+  void build_to_corner() const {
+    constexpr int kLayers = 8;
+    for (size_t t = 0; t < 4; ++t) {
+      Bits pending[kLayers];
+      Bits reached;
+      pending[0] = Bits::one(kBackCorner[t]);
+      for (int d = 0; reached.count() < kSquares; ++d) {
+        Bits& layer = pending[d % kLayers];
+        const Bits now = layer.minus(reached);
+        layer = {};
+        reached |= now;
+        now.each([&](int sq) { to_corner_[t][static_cast<size_t>(sq)] = static_cast<uint8_t>(d); });
+        pending[(d + 1) % kLayers] |= now.minus(s_.breaks | s_.hawks).adjacent().minus(reached);
+        pending[(d + kHawkCost) % kLayers] |= (now & s_.hawks).adjacent().minus(reached);
+        pending[(d + kFirebreakCost) % kLayers] |= (now & s_.breaks).adjacent().minus(reached);
+      }
+    }
+    to_corner_built_ = true;
+  }
+
+  const State& s_;
+  std::array<int, 4> from_fire_;
+  mutable bool to_corner_built_ = false;
+  // At most 4 x 30: a straight path of firebreaks.
+  mutable std::array<std::array<uint8_t, kSquares>, 4> to_corner_;
+};
+
 struct Scored {
   Move move;
   double h;
@@ -167,10 +221,11 @@ struct Scored {
 // generation order).
 void rank_by_search_h(const Engine& engine, const State& s, const std::vector<Move>& moves, std::vector<Scored>& out) {
   out.clear();
+  const SearchH value(s);
   for (const Move& m : moves) {
     State next = s;
     engine.apply(next, m);
-    out.push_back({m, search_h(next), state_key(next)});
+    out.push_back({m, value(next), state_key(next)});
   }
   std::stable_sort(out.begin(), out.end(), [](const Scored& a, const Scored& b) { return a.h > b.h; });
 }
@@ -179,7 +234,8 @@ void rank_by_search_h(const Engine& engine, const State& s, const std::vector<Mo
 // included, stopped at the first chance event or decision) has the highest
 // value; ties to the first in canonical order. A hawk family's moves
 // change no fire, so they tie: its canonical first stands for it.
-Move best_by(const Engine& engine, const State& s, MoveList& list, double (*value)(const State&)) {
+template <class Value>
+Move best_by(const Engine& engine, const State& s, MoveList& list, const Value& value) {
   // Per thread and kept, so that a playout's decisions allocate nothing
   // but the tie-break's texts (only among the moves of the highest h).
   thread_local std::vector<Move> moves;
@@ -207,7 +263,7 @@ Move best_by(const Engine& engine, const State& s, MoveList& list, double (*valu
 
 // Greedy by search_h: the search's own player.
 Move search_greedy_move(const Engine& engine, const State& s, MoveList& list) {
-  return best_by(engine, s, list, search_h);
+  return best_by(engine, s, list, SearchH(s));
 }
 
 // Each search thread's moves inside the tree, by position key; a
@@ -360,6 +416,20 @@ std::array<int, 4> fire_distances(const State& s) {
 double search_h(const State& s) {
   const std::array<int, 4> d = fire_distances(s);
   return h_of(s, [&](int t) { return d[static_cast<size_t>(t)]; }, kUnusedBucketCost);
+}
+
+std::vector<SearchHCheck> search_h_both_ways(const Engine& engine, const State& s) {
+  MoveList list;
+  std::vector<Move> moves;
+  searchable_moves(engine, s, list, moves);
+  const SearchH incremental(s);
+  std::vector<SearchHCheck> out;
+  for (const Move& m : moves) {
+    State next = s;
+    engine.apply(next, m);
+    out.push_back({m, incremental(next), search_h(next)});
+  }
+  return out;
 }
 
 uint64_t MoveList::size() const {

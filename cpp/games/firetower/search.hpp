@@ -31,6 +31,17 @@ std::array<int, 4> fire_distances(const State& s);
 // Bucket is still unused (its first gem in the area will be washed out).
 double search_h(const State& s);
 
+// Each move the search may try at a decision (hawk families by a few of
+// their moves) with search_h after it as the search computes it (only the
+// new gems' paths where a move only adds gems) and flooded anew: the tests
+// hold the two equal.
+struct SearchHCheck {
+  Move move;
+  double incremental;
+  double flooded;
+};
+std::vector<SearchHCheck> search_h_both_ways(const Engine& engine, const State& s);
+
 // Every distinct legal move, hawk families included (the families' moves
 // are unranked only where asked): size and the i-th move.
 struct MoveList {
