@@ -438,7 +438,9 @@ MAX_CANDIDATES = 100_000
 # A sampling search has no end of its own: without a time or node limit
 # these bound it (in nodes, so that the answer stays the seed's alone). 64
 # iterations a decision is what beat greedy (docs/benchmarks.md), about
-# 0.1 s; a hint gets 16 times that, about 2 s.
+# 0.03 s, since play needs no values; a hint gets 4 times that, each
+# iteration playing its game out for the values: 1-1.3 s on two threads
+# early in a game, and its best move settled by then.
 HINT_LIMIT = Limit(nodes=256)
 DECISION_LIMIT = Limit(nodes=64)
 
