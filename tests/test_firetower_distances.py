@@ -94,8 +94,11 @@ KINDS = ["air_drop", "burning_snag", "creeping_fires", "crown_fire", "de_refores
          "wind_e", "wind_n", "wind_ne", "wind_nw", "wind_s", "wind_se", "wind_sw", "wind_w"]
 
 
-def assert_both_ways_agree(record: dict, where: object) -> int:
-    session = _core.firetower.replay(firetower.data(), json.dumps(record))[0]
+def session_of(record: dict):
+    return _core.firetower.replay(firetower.data(), json.dumps(record))[0]
+
+
+def assert_both_ways_agree(session, where: object) -> int:
     compared, disagree = _core.firetower.search_h_both_ways(session)
     assert compared > 0 and not disagree, (where, disagree[:3])
     return compared
@@ -106,9 +109,10 @@ def test_search_h_after_each_move_agrees_with_a_new_flood_on_random_boards(chunk
     for seed in range(chunk * CASES // 16, (chunk + 1) * CASES // 16):  # a board lists up to tens of thousands
         rng = random.Random(seed * 31 + 5)
         hand = rng.sample(KINDS, 5)
-        state = firetower.check(position(at_most_18_hawks(random_board(rng)), hand, wind=rng.choice("NESW"))).record
-        if firetower.check(state).decision:
-            assert_both_ways_agree(state.model_dump(mode="json", by_alias=True), seed)
+        session = session_of({"start": position(at_most_18_hawks(random_board(rng)), hand, wind=rng.choice("NESW")),
+                              "events": []})
+        if session.decision:
+            assert_both_ways_agree(session, seed)
 
 
 @pytest.mark.parametrize("level", range(1, 8))
@@ -122,7 +126,7 @@ def test_search_h_after_each_move_agrees_at_every_decision_of_played_games(level
         events = [e if isinstance(e, dict) else e.model_dump(mode="json", exclude_none=True)
                   for e in game.record.events]
         for n in range(len(events)):
-            record = {"start": start, "events": events[:n]}
-            if firetower.check(record).decision:
-                checked += assert_both_ways_agree(record, (level, seed, n))
+            session = session_of({"start": start, "events": events[:n]})
+            if session.decision:
+                checked += assert_both_ways_agree(session, (level, seed, n))
     assert checked > 100
