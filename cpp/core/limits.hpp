@@ -76,7 +76,9 @@ class Budget {
         start_(Clock::now()),
         node_cap_(limits.max_nodes),
         deadline_(limits.max_seconds),
-        poll_interval_(poll_interval) {}
+        poll_interval_(poll_interval) {
+    poll();  // nothing left (a stop asked already, a time slot already past): no node is searched
+  }
 
   // Counts one node; returns false, without counting it, once the search
   // must stop (so a limit of N nodes lets exactly N be searched).

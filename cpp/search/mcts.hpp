@@ -425,14 +425,18 @@ MctsResult<typename S::Move> mcts(const S& root, const Limits& limits, const Mct
   auto work = [&](uint32_t thread) {
     std::vector<Node> arena;
     arena.reserve(capacity);
-    // This thread's trees share its time in turn; each has its share of
-    // the iterations whatever the thread count.
+    // This thread's trees share its time in turn, each ending at its slot's
+    // end on the search's clock, so one tree's overrun is taken from the
+    // next and never adds up past the limit; each has its share of the
+    // iterations whatever the thread count.
     const uint32_t mine = (trees - thread + threads - 1) / threads;
     RootSums watched(result.moves.size());  // the first thread's trees so far: what a watcher sees
+    uint32_t slot = 0;
     for (uint32_t t = thread; t < trees; t += threads) {
       Limits share = limits;
       share.max_nodes = limits.max_nodes / trees + (t < limits.max_nodes % trees ? 1 : 0);
-      share.max_seconds = limits.max_seconds / mine;
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      share.max_seconds = limits.max_seconds / mine * ++slot - elapsed;
       Budget budget(share, control, options.poll_interval);
       Tree<S, Evaluator> tree(root, options, evaluate, arena, capacity, mix64(options.seed ^ mix64(t + 1)));
       sums[t] = tree.run(budget, result.moves.size(), thread == 0 && control ? &watched : nullptr);

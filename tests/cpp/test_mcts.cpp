@@ -9,10 +9,12 @@
 // once. Rolling more dice looks better while far from 12 and is a trap near
 // it, so the best move changes along the game.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <thread>
 #include <vector>
 
 #include "search/mcts.hpp"
@@ -191,6 +193,31 @@ void obeys_its_limits() {
   check(tiny.best == 1 && std::abs(tiny.values[1].mean - roll1) < 0.03, "and it still answers, flat");
 }
 
+// A rollout that takes 20 ms, like a game's whole simulated game on a
+// loaded machine.
+struct Slow {
+  double operator()(Race r, sj::Rng& rng, std::vector<Race::Move>& moves) const {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return Sensible{}(r, rng, moves);
+  }
+};
+
+// One thread's eight trees take their time in turn, each polling every
+// eight iterations (up to 160 ms): each tree's time must end on the
+// search's clock, so that one overrun is taken from the trees after it.
+// Were each tree's time its own (25 ms from its start), the eight overruns
+// would add up to over half a second.
+void slow_iterations_keep_the_time_limit() {
+  sj::Limits timed;
+  timed.max_seconds = 0.2;
+  sj::MctsOptions o = opts(1);
+  o.trees = 8;
+  o.poll_interval = 8;
+  const auto r = sj::mcts(at(0, 4), timed, o, nullptr, Slow{});
+  check(r.stats.stopped_by == sj::StopReason::kTime, "a time limit stops slow iterations");
+  check(r.stats.seconds < 0.2 + 0.2, "and holds within one poll, not one per tree");
+}
+
 void same_answer_on_any_thread_count() {
   const auto one = sj::mcts(at(0, 4), nodes(50'000), opts(1, 3));
   for (uint32_t threads : {2u, 4u, 8u}) {
@@ -312,6 +339,7 @@ void speed() {
 int main() {
   agrees_with_expectimax();
   obeys_its_limits();
+  slow_iterations_keep_the_time_limit();
   same_answer_on_any_thread_count();
   terminal_and_chance_roots();
   steering_value_and_outcome();

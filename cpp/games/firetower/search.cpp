@@ -514,7 +514,9 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
   // answer takes the best mean. UCT's own allocation (c 0.05-1) lost to
   // greedy on Level 1.
   mo.exploration = 10.0;
-  mo.poll_interval = 4;  // an iteration is a simulated game: a millisecond, up to ten played to the end
+  // An iteration is a simulated game, up to tens of milliseconds when played
+  // to the end on a loaded machine: a clock read each costs nothing beside it.
+  mo.poll_interval = 1;
   mo.common_random_numbers = true;  // one move's effect is small beside the draws' and dice's
   const auto r = mcts(root, limits, mo, control, Rollout{o.values});
   out.stats = r.stats;
