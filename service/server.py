@@ -205,8 +205,8 @@ def guarded_protocol(request_timeout: float, max_connections: int,
 
 class PromptLoop(asyncio.SelectorEventLoop):
     """asyncio's loop, looking at its sockets again after at most
-    ``CALLBACKS_PER_LOOK`` of the callbacks that were waiting, not after
-    all of them.
+    ``CALLBACKS_PER_LOOK`` of the callbacks that were waiting (or a
+    sixteenth of a long queue), not after all of them.
 
     A turn of asyncio's loop runs every callback ready when it began: under
     load, a step of each of dozens of requests (routing, validation, an
@@ -223,12 +223,15 @@ class PromptLoop(asyncio.SelectorEventLoop):
     tests/test_prompt_loop.py checks the order, the look and the threads."""
 
     CALLBACKS_PER_LOOK = 2
+    # A turn runs at least this share of a long queue: holding back costs a
+    # pop a callback held, so a burst of thousands drains in linear time, not
+    # two callbacks per pass over the whole queue.
+    SHARE_OF_QUEUE = 16
 
     def _run_once(self) -> None:
         ready = self._ready  # type: ignore[attr-defined]
-        held = []
-        while len(ready) > self.CALLBACKS_PER_LOOK:
-            held.append(ready.pop())
+        run = max(self.CALLBACKS_PER_LOOK, len(ready) // self.SHARE_OF_QUEUE)
+        held = [ready.pop() for _ in range(len(ready) - run)]
         super()._run_once()  # type: ignore[misc]
         ready.extendleft(held)  # back in front, in their order, before what the turn queued
 
