@@ -84,10 +84,10 @@ def test_the_distances_agree_with_a_dijkstra_on_random_boards(chunk: int):
 
 
 # ------------------------------------------------------------ search_h, one move on
-# The search values every move of a decision; where a move only adds gems
-# it reads each distance from the new gems' paths (a flood from each
-# corner, once a decision) instead of flooding the board again. The two
-# must agree on every move.
+# The search values every move of a decision; where a move leaves hawks and
+# firebreaks alone (it adds or removes gems) it reads each distance from a
+# flood from each corner, once a decision, instead of flooding the board
+# again. The two must agree on every move.
 
 KINDS = ["air_drop", "burning_snag", "creeping_fires", "crown_fire", "de_reforest", "ember", "explosion",
          "fire_engine", "flare_up", "hawks_2", "hawks_3", "helitack", "rolling_firebrand", "smokejumper",

@@ -158,57 +158,60 @@ void searchable_moves(const Engine& engine, const State& s, MoveList& list, std:
 }
 
 // search_h of the positions one move after `s`, for a greedy that values
-// every move of a decision. Most moves only add gems: then each distance is
-// the old one or a path from a new gem, read from each corner's own flood of
-// s's board (the least cost from every square to that corner), built at
-// the first such move. Any other move (water, hawks) floods anew: reading
-// every gem's cost instead was no faster. Equal to search_h(next):
-// tests/test_firetower_distances.py holds the two equal on every move of
-// thousands of decisions.
+// every move of a decision. Most moves leave hawks and firebreaks alone and
+// only add or remove gems (fire cards, water cards): each square's least
+// cost to each corner is then the same as on s's board, so a corner's
+// distance is the first ring of its flood that holds a burning square,
+// read from each corner's flood of s's board, built at the first such
+// move. A move that moves hawks or lays firebreaks floods anew. Equal to
+// search_h(next): tests/test_firetower_distances.py holds the two equal on
+// every move of thousands of decisions.
 class SearchH {
  public:
-  explicit SearchH(const State& s) : s_(s), from_fire_(fire_distances(s)) {}
+  explicit SearchH(const State& s) : s_(s) {}
 
   double operator()(const State& next) const {
-    if (next.over() || next.hawks != s_.hawks || next.breaks != s_.breaks || s_.gems.minus(next.gems).any())
-      return search_h(next);
-    if (!to_corner_built_) build_to_corner();
-    std::array<int, 4> d = from_fire_;
-    next.gems.minus(s_.gems).each([&](int sq) {
-      for (size_t t = 0; t < 4; ++t) d[t] = std::min<int>(d[t], to_corner_[t][static_cast<size_t>(sq)]);
-    });
+    if (next.over() || next.hawks != s_.hawks || next.breaks != s_.breaks) return search_h(next);
+    if (!rings_built_) build_rings();
+    const Bits burning = next.gems | regions().flame;
+    std::array<int, 4> d{};
+    for (size_t t = 0; t < 4; ++t) {
+      int k = 0;
+      while (!(burning & rings_[t][static_cast<size_t>(k)]).any()) ++k;  // the flame burns: some ring holds it
+      d[t] = k;
+    }
     return h_of(next, [&](int t) { return d[static_cast<size_t>(t)]; }, kUnusedBucketCost);
   }
 
  private:
   // From each corner outwards: a square's cost is paid by the squares next
-  // to it (a path from g enters every square after g), so the layer of a
-  // square reached at d passes d + its own cost to its neighbours.
-  void build_to_corner() const {
+  // to it (a path from g enters every square after g), so the ring of
+  // squares reached at d passes d + its own cost to its neighbours.
+  void build_rings() const {
     constexpr int kLayers = 8;
     for (size_t t = 0; t < 4; ++t) {
       Bits pending[kLayers];
       Bits reached;
       pending[0] = Bits::one(kBackCorner[t]);
-      for (int d = 0; reached.count() < kSquares; ++d) {
+      for (size_t d = 0; reached.count() < kSquares; ++d) {
         Bits& layer = pending[d % kLayers];
         const Bits now = layer.minus(reached);
         layer = {};
         reached |= now;
-        now.each([&](int sq) { to_corner_[t][static_cast<size_t>(sq)] = static_cast<uint8_t>(d); });
+        rings_[t][d] = now;
         pending[(d + 1) % kLayers] |= now.minus(s_.breaks | s_.hawks).adjacent().minus(reached);
         pending[(d + kHawkCost) % kLayers] |= (now & s_.hawks).adjacent().minus(reached);
         pending[(d + kFirebreakCost) % kLayers] |= (now & s_.breaks).adjacent().minus(reached);
       }
     }
-    to_corner_built_ = true;
+    rings_built_ = true;
   }
 
+  // At most 30 squares of a path, each at most a firebreak's cost.
+  static constexpr size_t kRings = 30 * kFirebreakCost + 1;
   const State& s_;
-  std::array<int, 4> from_fire_;
-  mutable bool to_corner_built_ = false;
-  // At most 4 x 30: a straight path of firebreaks.
-  mutable std::array<std::array<uint8_t, kSquares>, 4> to_corner_;
+  mutable bool rings_built_ = false;
+  mutable std::array<std::array<Bits, kRings>, 4> rings_;
 };
 
 struct Scored {

@@ -32,9 +32,9 @@ std::array<int, 4> fire_distances(const State& s);
 double search_h(const State& s);
 
 // Each move the search may try at a decision (hawk families by a few of
-// their moves) with search_h after it as the search computes it (only the
-// new gems' paths where a move only adds gems) and flooded anew: the tests
-// hold the two equal.
+// their moves) with search_h after it as the search computes it (from each
+// corner's flood of this board where a move leaves hawks and firebreaks
+// alone) and flooded anew: the tests hold the two equal.
 struct SearchHCheck {
   Move move;
   double incremental;
