@@ -220,7 +220,8 @@ class PromptLoop(asyncio.SelectorEventLoop):
     ``self._ready`` when it begins (3.8 to 3.13). Other threads only append
     to that deque (``call_soon_threadsafe``), and a deque's pop and
     extendleft are atomic under the GIL, so nothing they add is lost;
-    tests/test_prompt_loop.py checks the order, the look and the threads."""
+    tests/test_prompt_loop.py checks the order, the look, a burst and the
+    threads."""
 
     CALLBACKS_PER_LOOK = 2
     # A turn runs at least this share of a long queue: holding back costs a
