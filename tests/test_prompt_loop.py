@@ -124,7 +124,6 @@ def test_no_callback_from_another_thread_is_lost(threads: int):
     loop = PromptLoop()
     per_thread = 20_000
     done = 0
-    busy = True
 
     def from_a_thread() -> None:
         nonlocal done
@@ -132,16 +131,15 @@ def test_no_callback_from_another_thread_is_lost(threads: int):
         if done == threads * per_thread:
             loop.stop()
 
-    def keep_busy(left: int) -> None:
-        if busy:
-            loop.call_soon(keep_busy, left)
+    def keep_busy() -> None:
+        loop.call_soon(keep_busy)
 
     def send() -> None:
         for _ in range(per_thread):
             loop.call_soon_threadsafe(from_a_thread)
 
-    for chain in range(BUSY_TASKS):
-        loop.call_soon(keep_busy, chain)
+    for _ in range(BUSY_TASKS):
+        loop.call_soon(keep_busy)
     senders = [threading.Thread(target=send) for _ in range(threads)]
     for t in senders:
         t.start()
@@ -150,7 +148,6 @@ def test_no_callback_from_another_thread_is_lost(threads: int):
     try:
         loop.run_forever()
     finally:
-        busy = False
         watchdog.cancel()
         for t in senders:
             t.join()
