@@ -233,7 +233,20 @@ class PromptLoop(asyncio.SelectorEventLoop):
         ready = self._ready  # type: ignore[attr-defined]
         run = max(self.CALLBACKS_PER_LOOK, len(ready) // self.SHARE_OF_QUEUE)
         held = [ready.pop() for _ in range(len(ready) - run)]
-        super()._run_once()  # type: ignore[misc]
+        last_kept = ready[-1] if held else None
+        try:
+            super()._run_once()  # type: ignore[misc]
+        except BaseException:
+            # A callback ended the turn (Ctrl-C's KeyboardInterrupt): the
+            # turn's own callbacks that did not run go first, then the held.
+            unrun = []
+            if any(h is last_kept for h in ready):
+                while (h := ready.popleft()) is not last_kept:
+                    unrun.append(h)
+                unrun.append(h)
+            ready.extendleft(held)
+            ready.extendleft(reversed(unrun))
+            raise
         ready.extendleft(held)  # back in front, in their order, before what the turn queued
 
 

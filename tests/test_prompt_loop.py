@@ -87,6 +87,32 @@ def test_callbacks_run_in_the_order_they_were_queued():
     assert run_order(PromptLoop()) == run_order(asyncio.SelectorEventLoop())
 
 
+def after_an_interrupt(loop: asyncio.AbstractEventLoop) -> list[int]:
+    """Ten callbacks, the first raising KeyboardInterrupt out of the loop
+    (as Ctrl-C can); the loop run again: which ran, in order."""
+    ran: list[int] = []
+
+    def step(i: int) -> None:
+        ran.append(i)
+        if i == 0:
+            raise KeyboardInterrupt
+
+    for i in range(10):
+        loop.call_soon(step, i)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_forever()
+        loop.call_soon(loop.stop)
+        loop.run_forever()
+    finally:
+        loop.close()
+    return ran
+
+
+def test_callbacks_held_back_are_kept_when_a_turn_is_interrupted():
+    assert after_an_interrupt(PromptLoop()) == after_an_interrupt(asyncio.SelectorEventLoop()) == list(range(10))
+
+
 def test_a_burst_of_callbacks_drains_in_a_few_hundred_turns():
     """Held back, a callback costs a pop each turn: were a turn to run only
     two of a queue of 100,000, draining it would pass over the queue 50,000
