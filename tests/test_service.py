@@ -554,7 +554,7 @@ def test_a_search_answer_says_how_long_it_waited_for_a_worker():
         busy = threading.Thread(target=c.post, args=(path(FIRST, "solve"),),
                                 kwargs={"json": {**HARD_SOLVE, "limit": {"seconds": 0.6}}})
         busy.start()
-        while not c.app.state.runner.running:
+        while not c.app.state.runner.running and busy.is_alive():
             time.sleep(0.01)
         waited = c.post(path(FIRST, "solve"), json={**HARD_SOLVE, "limit": {"seconds": 0.1}})
         busy.join()
