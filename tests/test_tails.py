@@ -386,6 +386,21 @@ def test_the_hint_policy_values_its_choice_on_rogue_orders_drawn_per_sample(monk
     assert tails._choice("hint", position, 0, random.Random(1), None) == cards  # the seed decides it
 
 
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_the_hint_policy_values_every_choice_at_six_seats(monkeypatch, seed):
+    """A sample at six seats is 84 hunts of six hands. Searched turn by turn
+    they cost 1 to 17.5 million nodes, past the policy's budget, and on
+    these deals it fell back to the tip. Forced passes taken without a node,
+    and a seat's search ended at the most it can get, value all eight."""
+    calls = _recording_choose(monkeypatch)
+    position = tails.deal(seed, players=6).position
+    cards = tails._choice("hint", position, 0, random.Random(seed), None)
+    (view, answer), = calls
+    assert answer.stats.nodes < tails.CHOICE_NODES, answer.stats
+    assert all(c.estimate is not None and c.estimate.n == tails.CHOICE_SAMPLES for c in answer.choices)
+    assert sorted(cards) == sorted(tails._card_in(c) for c in answer.best)
+
+
 def test_a_rogue_order_drawn_per_sample_values_as_the_hidden_deck_when_one_order_is_possible():
     """A Rogue deck of one card has one order: drawing it changes nothing,
     and the same seed's samples give the hidden deck's values, choice by

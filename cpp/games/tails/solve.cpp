@@ -18,36 +18,49 @@ namespace sj::tails {
 Solver::Solver(const Hunt& hunt, Budget& budget, uint64_t table_bytes)
     : hunt_(hunt), budget_(budget), table_(table_bytes) {}
 
-Value Solver::value(const State& s) {
+Value Solver::value(const State& from) {
+  // A turn with one way on is no decision: taken at once, without a node or
+  // a table entry (most turns of a hunt are passes a seat cannot avoid).
+  // The chain ends within a lap: a win, or the laps' end.
+  State s = from;
+  while (s.over == Over::kNo && hunt_.forced(s)) s = s.turn == kRogue ? hunt_.rogue_step(s, 0) : hunt_.apply(s, 0);
   if (s.over != Over::kNo) return hunt_.terminal(s);
   if (!budget_.spend()) return {};
   const Key128 k = hunt_.key(s);
   if (const Value* v = table_.find(k)) return *v;
   const uint64_t before = budget_.nodes();
   Value out;
-  if (s.turn == kRogue) {
-    if (hunt_.rogue_chance(s)) {
-      const int count = s.deck_n;
-      for (int i = 0; i < count; ++i) {
-        const Value c = value(hunt_.rogue_step(s, i));
-        if (budget_.stopped()) return {};
-        for (int j = 0; j < kMaxPlayers; ++j) out.flames[j] += c.flames[j];
-        for (int j = 0; j < 8; ++j) out.win[j] += c.win[j];
-      }
-      // Exact: a value at a deck of k cards is a multiple of 9!/(k-1)!... over 9!.
-      for (int j = 0; j < kMaxPlayers; ++j) out.flames[j] /= count;
-      for (int j = 0; j < 8; ++j) out.win[j] /= count;
-    } else {
-      out = value(hunt_.rogue_step(s, 0));
+  if (s.turn == kRogue) {  // not forced: a draw from a hidden deck
+    const int count = s.deck_n;
+    for (int i = 0; i < count; ++i) {
+      const Value c = value(hunt_.rogue_step(s, i));
       if (budget_.stopped()) return {};
+      for (int j = 0; j < kMaxPlayers; ++j) out.flames[j] += c.flames[j];
+      for (int j = 0; j < 8; ++j) out.win[j] += c.win[j];
     }
+    // Exact: a value at a deck of k cards is a multiple of 9!/(k-1)!... over 9!.
+    for (int j = 0; j < kMaxPlayers; ++j) out.flames[j] /= count;
+    for (int j = 0; j < 8; ++j) out.win[j] /= count;
   } else {
     Move moves[3];
     const int count = hunt_.moves(s, moves);
-    for (int i = 0; i < count; ++i) {
+    const int q = s.turn;
+    // The spec's tie rule takes the canonically first of the best moves.
+    // Where the seat's best end is one end, its plays go before its pass:
+    // the first move to reach that end has its value, as would a pass that
+    // ties with it. Past the most the seat can get, no move is better.
+    int order[3] = {0, 1, 2};
+    if (hunt_.one_end_at_most(q)) std::rotate(order, order + 1, order + count);
+    int chosen = -1;
+    for (int tried = 0; tried < count; ++tried) {
+      const int i = order[tried];
       const Value c = value(hunt_.apply(s, moves[i]));
       if (budget_.stopped()) return {};
-      if (i == 0 || c.flames[s.turn] > out.flames[s.turn]) out = c;
+      if (chosen < 0 || c.flames[q] > out.flames[q] || (c.flames[q] == out.flames[q] && i < chosen)) {
+        out = c;
+        chosen = i;
+      }
+      if (out.flames[q] == hunt_.most_flames(q)) break;
     }
   }
   table_.store(k, out, budget_.nodes() - before);

@@ -199,6 +199,34 @@ Hunt::Hunt(const Position& p) {
       if (w != kRogue) f[w] += p.iguana[0].flames;
     }
   }
+  // Every end, as the flames it leaves and its winner: each win (a superset
+  // of those reachable, which only makes one_end_at_most_ rarer) and none.
+  struct End {
+    const int64_t* flames;
+    int winner;
+  };
+  std::vector<End> ends{{base_, kNoOwner}};
+  for (int w = 0; w <= kRogue; ++w)
+    if (w < n_ || w == kRogue)
+      for (int x = 1; x <= 9; ++x) ends.push_back({flames_after_[w][x], w});
+  for (int q = 0; q < n_; ++q) {
+    const End* first = nullptr;
+    int64_t most = base_[q];
+    for (const End& e : ends) most = std::max(most, e.flames[q]);
+    one_end_at_most_[q] = true;
+    for (const End& e : ends) {
+      if (e.flames[q] != most) continue;
+      if (!first) first = &e;
+      else if (e.winner != first->winner || !std::equal(e.flames, e.flames + n_, first->flames)) one_end_at_most_[q] = false;
+    }
+    most_[q] = most * kDen;
+  }
+}
+
+bool Hunt::forced(const State& s) const {
+  if (s.turn == kRogue) return !rogue_chance(s);
+  Move m[3];
+  return moves(s, m) == 1;
 }
 
 bool Hunt::playable(const State& s, int card) const {

@@ -133,6 +133,14 @@ class Hunt {
   bool playable(const State& s, int card) const;
   // The least and the most flames `seat` can have after the round.
   void flames_range(int seat, double* low, double* high) const;
+  // A turn with one way on: a seat that can only pass, the Rogue with no
+  // draw to guess.
+  bool forced(const State& s) const;
+  // The most flames `seat` can end the round with (over kDen), and whether
+  // every end that gives it them is one end (one winner, every seat's
+  // flames the same): then any move that reaches them has that end's value.
+  int64_t most_flames(int seat) const { return most_[seat]; }
+  bool one_end_at_most(int seat) const { return one_end_at_most_[seat]; }
 
  private:
   void next_turn(State& s) const;
@@ -148,6 +156,8 @@ class Hunt {
   // (winner kRogue included); base_ for no winner.
   int64_t flames_after_[kRogue + 1][10][kMaxPlayers]{};
   int64_t base_[kMaxPlayers]{};
+  int64_t most_[kMaxPlayers]{};
+  bool one_end_at_most_[kMaxPlayers]{};
 };
 
 // ------------------------------------------------------------ the solver
