@@ -88,9 +88,10 @@ def policies(games: int) -> None:
           "so only the 3-card choice differs. A shared win counts.\n")
     print("| seats | seat 0 | games | seat 0 won | share | 95% interval | seat 0 mean flames | seconds a game |")
     print("| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: |")
-    # Where the policy's budget values every choice (docs/rules/tails.md, reading 12). Not 3 seats:
-    # the Rogue's hidden deck makes each move's hunt seconds, 30-50 s a game.
-    for players in (2, 4, 5):
+    # Every seat count since forced turns cost the hunt no node (docs/rules/tails.md, reading 12): the
+    # policy's budget values every choice at 6 seats, and 3 seats' hunts with the Rogue's hidden deck
+    # take about a second a move, 10 s a game (30-50 s before).
+    for players in (2, 3, 4, 5, 6):
         for first in ("tip", "hint"):
             start, won, flames = time.perf_counter(), 0, 0
             for seed in range(1, games + 1):

@@ -228,7 +228,7 @@ def test_a_rogue_choice_past_its_limit_is_sampled_and_its_intervals_hold_the_exa
 
 
 def test_a_full_rogue_choice_answers_within_its_node_limit():
-    position = tails.deal(3, players=2).position  # two seats, the Rogue's nine cards hidden: ~1M nodes a hunt
+    position = tails.deal(3, players=2).position  # two seats, the Rogue's nine cards hidden: ~0.2M nodes a hunt
     got = tails.choose(position, Limit(nodes=1_500_000))
     assert got.stats.nodes <= 1_500_000 and got.stats.stopped_by == "nodes"
     assert not got.exact and got.sampled_by == "limit" and len(got.choices) == 84
@@ -371,7 +371,7 @@ def test_the_hint_policy_takes_the_best_choice_of_choose_from_its_own_seat(monke
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_hint_policy_values_its_choice_on_rogue_orders_drawn_per_sample(monkeypatch, players):
-    """The hidden deck's chance tree costs about a million nodes a hunt:
+    """The hidden deck's chance tree cost about a million nodes a hunt:
     valued that way the budget reached 2 of 84 choices and the policy fell
     back to the tip. With an order drawn per sample every choice is valued."""
     calls = _recording_choose(monkeypatch)

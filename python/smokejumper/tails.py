@@ -551,10 +551,10 @@ Policy = Literal["hint", "tip", "random"]
 # sampled opponents' profiles, every choice valued on each, within
 # CHOICE_NODES (about a second) and CHOICE_MEMORY_MB. With the Rogue each
 # sample draws the deck's order too (its hidden deck's chance tree costs
-# about a million nodes a hunt at 2 seats, and a sample is 84 hunts). At
-# 6 seats a sample's 84 hunts can still cost more than the budget, and a
-# choice left unvalued sends the policy back to the tip rather than to the
-# best of a few.
+# about 0.2 million nodes a hunt at 2 seats, and a sample is 84 hunts). A
+# choice left unvalued (a sample past the budget: 6 seats cost 0.1-0.25
+# million nodes a first-round sample) sends the policy back to the tip
+# rather than to the best of a few.
 CHOICE_SAMPLES = 8
 CHOICE_NODES = 2_000_000
 CHOICE_MEMORY_MB = 64
