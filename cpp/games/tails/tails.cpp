@@ -211,7 +211,7 @@ Hunt::Hunt(const Position& p) {
       for (int x = 1; x <= 9; ++x) ends.push_back({flames_after_[w][x], w});
   for (int q = 0; q < n_; ++q) {
     const End* first = nullptr;
-    int64_t most = base_[q];
+    int64_t most = ends[0].flames[q];
     for (const End& e : ends) most = std::max(most, e.flames[q]);
     one_end_at_most_[q] = true;
     for (const End& e : ends) {
@@ -352,16 +352,13 @@ Value Hunt::terminal(const State& s) const {
 }
 
 void Hunt::flames_range(int seat, double* low, double* high) const {
-  int64_t lo = base_[seat], hi = base_[seat];
+  int64_t lo = base_[seat];
   for (int w = 0; w <= kRogue; ++w) {
     if (w >= n_ && w != kRogue) continue;
-    for (int x = 1; x <= 9; ++x) {
-      lo = std::min(lo, flames_after_[w][x][seat]);
-      hi = std::max(hi, flames_after_[w][x][seat]);
-    }
+    for (int x = 1; x <= 9; ++x) lo = std::min(lo, flames_after_[w][x][seat]);
   }
   *low = static_cast<double>(lo);
-  *high = static_cast<double>(hi);
+  *high = static_cast<double>(most_[seat] / kDen);
 }
 
 Key128 Hunt::key(const State& s) const {
