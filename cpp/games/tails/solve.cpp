@@ -21,7 +21,8 @@ Solver::Solver(const Hunt& hunt, Budget& budget, uint64_t table_bytes)
 Value Solver::value(const State& from) {
   // A turn with one way on is no decision: taken at once, without a node or
   // a table entry (most turns of a hunt are passes a seat cannot avoid).
-  // The chain ends within a lap: a win, or the laps' end.
+  // The chain ends: at a win within a round of turns once a card is down,
+  // at the laps' end at the latest before.
   State s = from;
   while (s.over == Over::kNo && hunt_.forced(s)) s = s.turn == kRogue ? hunt_.rogue_step(s, 0) : hunt_.apply(s, 0);
   if (s.over != Over::kNo) return hunt_.terminal(s);
