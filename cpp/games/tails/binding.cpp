@@ -214,7 +214,9 @@ SMOKEJUMPER_GAME(tails, "Tails on Fire: open-hand hunts, the 3-card choice, the 
         d["moves"] = moves;
         d["best"] = a.best < 0 ? py::object(py::none()) : py::object(py::int_(a.moves[a.best].move));
         d["line"] = a.has_line ? py::object(py::cast(a.line)) : py::object(py::none());
-        d["rogue_draws"] = a.has_line ? py::object(py::cast(a.line_draws)) : py::object(py::none());
+        // A line stops at a draw from a hidden deck of two or more cards, and a
+        // one-card deck's draw is forced (replay takes it unasked): none to name.
+        d["rogue_draws"] = a.has_line ? py::object(py::list()) : py::object(py::none());
         d["stats"] = solve_stats(a.stats);
         return d;
       },

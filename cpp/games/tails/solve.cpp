@@ -117,10 +117,7 @@ HuntAnswer Solver::answer(const State& root) {
     a.line.push_back(best);
     s = hunt_.apply(s, best);
   }
-  if (!a.has_line) {
-    a.line.clear();
-    a.line_draws.clear();
-  }
+  if (!a.has_line) a.line.clear();
   return a;
 }
 

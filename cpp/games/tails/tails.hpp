@@ -181,7 +181,6 @@ struct HuntAnswer {
   int best = -1;  // index into moves, -1 when none
   bool has_line = false;  // no chance node on the equilibrium line
   std::vector<Move> line;
-  std::vector<int> line_draws;  // the Rogue's forced draws (one-card deck) on it
   SolveStats stats;
 };
 
