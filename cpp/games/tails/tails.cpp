@@ -211,8 +211,12 @@ Hunt::Hunt(const Position& p) {
       for (int x = 1; x <= 9; ++x) ends.push_back({flames_after_[w][x], w});
   for (int q = 0; q < n_; ++q) {
     const End* first = nullptr;
-    int64_t most = ends[0].flames[q];
-    for (const End& e : ends) most = std::max(most, e.flames[q]);
+    int64_t least = ends[0].flames[q], most = least;
+    for (const End& e : ends) {
+      least = std::min(least, e.flames[q]);
+      most = std::max(most, e.flames[q]);
+    }
+    least_[q] = least;
     one_end_at_most_[q] = true;
     for (const End& e : ends) {
       if (e.flames[q] != most) continue;
@@ -352,12 +356,7 @@ Value Hunt::terminal(const State& s) const {
 }
 
 void Hunt::flames_range(int seat, double* low, double* high) const {
-  int64_t lo = base_[seat];
-  for (int w = 0; w <= kRogue; ++w) {
-    if (w >= n_ && w != kRogue) continue;
-    for (int x = 1; x <= 9; ++x) lo = std::min(lo, flames_after_[w][x][seat]);
-  }
-  *low = static_cast<double>(lo);
+  *low = static_cast<double>(least_[seat]);
   *high = static_cast<double>(most_[seat] / kDen);
 }
 

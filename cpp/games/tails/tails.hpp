@@ -156,7 +156,8 @@ class Hunt {
   // (winner kRogue included); base_ for no winner.
   int64_t flames_after_[kRogue + 1][10][kMaxPlayers]{};
   int64_t base_[kMaxPlayers]{};
-  int64_t most_[kMaxPlayers]{};
+  int64_t least_[kMaxPlayers]{};  // flames, over every end
+  int64_t most_[kMaxPlayers]{};  // over kDen
   bool one_end_at_most_[kMaxPlayers]{};
 };
 
