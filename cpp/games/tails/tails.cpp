@@ -360,16 +360,52 @@ void Hunt::flames_range(int seat, double* low, double* high) const {
   *high = static_cast<double>(most_[seat] / kDen);
 }
 
+uint16_t Hunt::live_cards(const State& s) const {
+  if (s.top_owner == kNoOwner) return 0xffff;  // phase 1: every number's lap may still come
+  // The top rises one step at a time, by the next number (someone must hold
+  // it) or by a trickster (not on a trickster): walk the values the top can
+  // still take, taking any trickster as at hand, and stop at the first that
+  // nobody can play. Holding the number leaves the most open, so it is
+  // taken first.
+  uint16_t held = 0;
+  for (int i = 0; i < n_; ++i) held |= s.hand[i];
+  for (int d = 0; d < s.deck_n; ++d) held |= static_cast<uint16_t>(1u << s.deck[d]);
+  for (int r = 0; r < s.reserve_n; ++r) held |= static_cast<uint16_t>(1u << s.reserve[r]);
+  const bool tricks = held & (1u << kTrick);
+  uint16_t live = 1u << kTrick;
+  int value = s.top_value;
+  bool on_trick = s.top_trick;
+  for (int step = 0; step < 9; ++step) {
+    value = succ(value);
+    live |= static_cast<uint16_t>(1u << value);
+    if (held & (1u << value)) on_trick = false;
+    else if (tricks && !on_trick) on_trick = true;
+    else break;
+  }
+  return live;
+}
+
 Key128 Hunt::key(const State& s) const {
   Key128 k;
-  for (int i = 0; i < kMaxPlayers; ++i) k.lo |= static_cast<uint64_t>(s.hand[i] >> 1) << (10 * i);
+  // A card that can never be played again this round changes no value, so
+  // states that differ only in such cards share an entry: they leave the
+  // hands; in the Rogue's deck only their number counts (drawn, any of them
+  // goes to the reserve for good); and the reserve counts only above its
+  // highest such card, which stays on top of everything under it.
+  const uint16_t live = live_cards(s);
+  for (int i = 0; i < kMaxPlayers; ++i) k.lo |= static_cast<uint64_t>((s.hand[i] & live) >> 1) << (10 * i);
   k.lo |= static_cast<uint64_t>(s.lap) << 60;
   uint64_t hi = s.top_owner | (static_cast<uint64_t>(s.top_value) << 3) | (static_cast<uint64_t>(s.top_trick) << 7) |
                 (static_cast<uint64_t>(s.turn) << 8);
-  uint64_t deck = 0;
-  for (int d = 0; d < s.deck_n; ++d) deck |= 1ull << (s.deck[d] - 1);
-  hi |= deck << 11;
-  for (int r = 0; r < s.reserve_n; ++r) hi |= static_cast<uint64_t>(s.reserve[r]) << (20 + 4 * r);
+  uint64_t deck = 0, dead_in_deck = 0;
+  for (int d = 0; d < s.deck_n; ++d) {
+    if (live & (1u << s.deck[d])) deck |= 1ull << (s.deck[d] - 1);
+    else ++dead_in_deck;
+  }
+  hi |= deck << 11 | dead_in_deck << 56;
+  int from = s.reserve_n;  // the cards kept: reserve[from..reserve_n)
+  while (from > 0 && (live & (1u << s.reserve[from - 1]))) --from;
+  for (int r = from; r < s.reserve_n; ++r) hi |= static_cast<uint64_t>(s.reserve[r]) << (20 + 4 * (r - from));
   k.hi = hi | (1ull << 63);
   return k;
 }

@@ -130,6 +130,10 @@ class Hunt {
   // Flames of every seat after step 3 for a finished state.
   Value terminal(const State& s) const;
   Key128 key(const State& s) const;
+  // The cards (bit c: card c) that may still be played this round: every
+  // one in phase 1; once a card is down, the values the top can still reach
+  // (a superset: a card outside it can never be played again).
+  uint16_t live_cards(const State& s) const;
   bool playable(const State& s, int card) const;
   // The least and the most flames `seat` can have after the round.
   void flames_range(int seat, double* low, double* high) const;
