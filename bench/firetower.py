@@ -7,15 +7,19 @@ intervals and mean scores; and how a hint settles with more time.
 
     .venv/bin/python bench/firetower.py [--quick] [--mcts-seconds 1] [--mcts-games 40]
     .venv/bin/python bench/firetower.py --paired 1 2 3 [--paired-games 100] [--mcts-nodes 64]
+    .venv/bin/python bench/firetower.py --one-second 7 [--games 200]   # adds to the 1 s table
+    .venv/bin/python bench/firetower.py --one-second-table             # prints it
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
 import os
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,6 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import firetower_game_reference as flow  # noqa: E402
 
 LEVELS = range(1, 8)
+# The 1 s table's games, one JSON line each, a file a level: kept in the
+# repository so that runs on many days add up to one table.
+ONE_SECOND_RESULTS = Path(__file__).resolve().parent / "results" / "firetower-1s"
+ONE_SECOND_FIRST_SEED = 1000
 
 
 def playouts(games: int) -> None:
@@ -161,6 +169,64 @@ def paired(levels: list[int], games: int, first_seed: int, nodes: int) -> None:
           "interval)")
 
 
+def one_second_games(level: int, games: int) -> None:
+    """Adds games to the 1 s table: MCTS at 1 s of wall time a decision on
+    one thread (the issue's budget; a fixed iteration count would not be
+    1 s: the search fits 5,000-40,000 a decision), and greedy on the same
+    seed, for pairing. Seeds already in the level's file are skipped, so a
+    run stopped at any point loses at most the game it was playing."""
+    ONE_SECOND_RESULTS.mkdir(parents=True, exist_ok=True)
+    path = ONE_SECOND_RESULTS / f"L{level}.jsonl"
+    done = {json.loads(line)["seed"] for line in path.read_text().splitlines()} if path.exists() else set()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parent).stdout.strip()
+    for seed in range(ONE_SECOND_FIRST_SEED, ONE_SECOND_FIRST_SEED + games):
+        if seed in done:
+            continue
+        start = time.process_time()
+        m = firetower.play(level=level, seed=seed, policy="mcts", limit=Limit(seconds=1.0), workers=1)
+        cpu = time.process_time() - start
+        g = firetower.play(level=level, seed=seed, policy="greedy")
+        line = {"level": level, "seed": seed, "status": m.status, "score": m.score, "towers": towers_burned(m),
+                "decisions": m.decisions, "iterations": m.nodes, "cpu_s": round(cpu, 1),
+                "greedy_status": g.status, "greedy_towers": towers_burned(g), "commit": commit,
+                "date": datetime.date.today().isoformat()}
+        with path.open("a") as f:
+            f.write(json.dumps(line) + "\n")
+        print(json.dumps(line), file=sys.stderr, flush=True)
+
+
+def one_second_table() -> None:
+    """The 1 s table from the games played so far, with paired figures
+    against greedy on the same seeds."""
+    print("\n## Win rate per level, MCTS at 1 s a decision (one thread; games of seeds "
+          f"{ONE_SECOND_FIRST_SEED} on)\n")
+    print("| level | games | MCTS wins | win rate | 95% interval | +- points | mean score (won) | "
+          "towers burned | greedy wins, same seeds | won by MCTS only / greedy only | iterations a decision | "
+          "builds |")
+    print("| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |")
+    for level in LEVELS:
+        path = ONE_SECOND_RESULTS / f"L{level}.jsonl"
+        if not path.exists():
+            continue
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        n = len(rows)
+        won = [r["status"] == "win" for r in rows]
+        greedy_won = [r["greedy_status"] == "win" for r in rows]
+        wins = sum(won)
+        lo, hi = wilson_interval(wins, n)
+        scores = [r["score"] for r in rows if r["status"] == "win"]
+        mean_score = f"{sum(scores) / len(scores):.2f}" if scores else "-"
+        only_mcts = sum(m and not g for m, g in zip(won, greedy_won))
+        only_greedy = sum(g and not m for m, g in zip(won, greedy_won))
+        iterations = sum(r["iterations"] for r in rows) / sum(r["decisions"] for r in rows)
+        builds = ", ".join(sorted({r["commit"] for r in rows}))
+        print(f"| {level} | {n} | {wins} | {wins / n:.3f} | [{lo:.3f}, {hi:.3f}] | {100 * (hi - lo) / 2:.1f} | "
+              f"{mean_score} | {sum(r['towers'] for r in rows) / n:.2f} | {sum(greedy_won)} | "
+              f"{only_mcts} / {only_greedy} (p = {sign_test(only_mcts, only_greedy):.2g}) | {iterations:,.0f} | "
+              f"{builds} |")
+
+
 def difference(a: list[int], b: list[int]) -> str:
     """The mean of a - b over the same seeds, with its normal 95% interval."""
     d = [x - y for x, y in zip(a, b)]
@@ -204,7 +270,16 @@ def main() -> None:
     p.add_argument("--paired-games", type=int, default=100, help="games a level and policy for --paired")
     p.add_argument("--first-seed", type=int, default=1000, help="the first seed for --paired")
     p.add_argument("--mcts-nodes", type=int, default=64, help="MCTS iterations a decision for --paired")
+    p.add_argument("--one-second", type=int, metavar="LEVEL",
+                   help="only add games to the 1 s table at this level (--games), then print the table")
+    p.add_argument("--games", type=int, default=200, help="the 1 s table's games a level (seeds from 1000)")
+    p.add_argument("--one-second-table", action="store_true", help="only print the 1 s table so far")
     a = p.parse_args()
+    if a.one_second:
+        one_second_games(a.one_second, a.games)
+    if a.one_second or a.one_second_table:
+        one_second_table()
+        return
     if a.paired:
         paired(a.paired, a.paired_games, a.first_seed, a.mcts_nodes)
         return
