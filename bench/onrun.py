@@ -74,25 +74,29 @@ def full_deals(count: int, seconds: float) -> None:
 
 
 def spread_against_depth_first(results: list, seconds: float) -> None:
-    """The same deals solved depth-first from the start (``spread=False``):
-    what the dive and the shares for every first move are worth, at the
-    run's limit and at tight ones, where a share may be too thin to reach
-    a leaf."""
+    """The same deals solved without the beams (``beams=False``) and
+    depth-first from the start (``spread=False``): what the beams, and the
+    dive and the shares for every first move, are worth, at the run's limit
+    and at tight ones, where a share may be too thin to reach a leaf."""
     limits = sorted({0.2, 1.0, seconds})
-    print("\n### The best line found, with the dive and the spread against depth-first only (mean over the deals; "
+    print("\n### The best line found: solve, without its beams, and depth-first only (mean over the deals; "
           "each deal's lines at the run's limit)\n")
-    print("| limit s | deals | with the dive and the spread | depth-first only | ratio | "
-          "deals with no scoring line (spread / depth-first) | lines, seed by seed (spread / depth-first) |")
-    print("| ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    print("| limit s | deals | solve | without the beams | depth-first only | solve / without the beams | "
+          "solve / depth-first | deals with no scoring line (solve / depth-first) | "
+          "lines, seed by seed (solve / without the beams / depth-first) |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
     for limit in limits:
-        spread = [r.score_bounds[0] if limit == seconds
-                  else onrun.solve(onrun.deal(seed).position, Limit(seconds=limit)).score_bounds[0]
-                  for seed, r in results]
+        full = [r.score_bounds[0] if limit == seconds
+                else onrun.solve(onrun.deal(seed).position, Limit(seconds=limit)).score_bounds[0]
+                for seed, r in results]
+        no_beams = [onrun.solve(onrun.deal(seed).position, Limit(seconds=limit), beams=False).score_bounds[0]
+                    for seed, _ in results]
         plain = [onrun.solve(onrun.deal(seed).position, Limit(seconds=limit), spread=False).score_bounds[0]
                  for seed, _ in results]
-        lines = ", ".join(f"{seed}: {a}/{b}" for (seed, _), a, b in zip(results, spread, plain))
-        print(f"| {limit:g} | {len(results)} | {statistics.mean(spread):.1f} | {statistics.mean(plain):.1f} | "
-              f"{sum(spread) / max(sum(plain), 1):.2f}x | {sum(v <= 0 for v in spread)} / {sum(v <= 0 for v in plain)} | "
+        lines = ", ".join(f"{seed}: {a}/{b}/{c}" for (seed, _), a, b, c in zip(results, full, no_beams, plain))
+        print(f"| {limit:g} | {len(results)} | {statistics.mean(full):.1f} | {statistics.mean(no_beams):.1f} | "
+              f"{statistics.mean(plain):.1f} | {sum(full) / max(sum(no_beams), 1):.2f}x | "
+              f"{sum(full) / max(sum(plain), 1):.2f}x | {sum(v <= 0 for v in full)} / {sum(v <= 0 for v in plain)} | "
               f"{lines if limit == seconds else '-'} |", flush=True)
 
 

@@ -150,17 +150,56 @@ def test_solve_finds_lines_under_every_first_move_before_it_commits_to_one():
     it orders, and solve reported worse lines than hint's best move (issue
     20). Under the same node limit (the same on any machine), the spread
     finds lines at least as good on these deals, and better on one, and
-    none worse than the hint's best move."""
+    none worse than the hint's best move (the beams left out: they are
+    the next test's)."""
     limit = Limit(nodes=1500)
     for seed, better in ((5, True), (7, False)):
         position = onrun.deal(seed).position
-        spread = onrun.solve(position, limit)
+        spread = onrun.solve(position, limit, beams=False)
         plain = onrun.solve(position, limit, spread=False)
         assert spread.stats.nodes == plain.stats.nodes == 1500
         assert spread.score_bounds[0] > plain.score_bounds[0] if better else \
             spread.score_bounds[0] >= plain.score_bounds[0], seed
         assert spread.score_bounds[0] >= onrun.hint(position, limit).moves[0].score_bounds[0], seed
         assert onrun.replay(position, spread.line).score == spread.score_bounds[0]
+
+
+def test_beams_find_better_lines_on_full_deals_for_the_same_nodes():
+    """The dive, the spread and depth-first search spend a full deal's
+    budget under a few early moves; beams keep the best children of a
+    whole level at every depth. Under the same node limit (the same on any
+    machine) solve finds better lines with them on deals 1 and 2, the same
+    on deal 3, and the lines replay. Without them (or with the first beam
+    past a quarter of the limit) the answers are the spread's alone."""
+    for seed, better in ((1, True), (2, True), (3, False)):
+        position = onrun.deal(seed).position
+        beams = onrun.solve(position, Limit(nodes=10_000))
+        spread = onrun.solve(position, Limit(nodes=10_000), beams=False)
+        assert beams.score_bounds[0] > spread.score_bounds[0] if better else \
+            beams.score_bounds[0] == spread.score_bounds[0], seed
+        assert onrun.replay(position, beams.line).score == beams.score_bounds[0]
+        tight = Limit(nodes=5_000)  # the first beam, 32 states a turn, would cost over a quarter
+        same = [onrun.solve(position, tight, beams=b).model_dump(exclude={"stats"}) for b in (True, False)]
+        assert same[0] == same[1], seed
+
+
+def test_beams_leave_proofs_exact():
+    """A beam's line only raises the best found, by which depth-first search
+    cuts: deals of 12-16 tiles (beams run with more than 8 turns left) that
+    are proved with the beams and without have the same best score."""
+    proved = with_beams_ran = 0
+    for tiles in (12, 14, 16):
+        for seed in range(6):
+            position = onrun.deal(seed, tiles=tiles, supply=[2] * 4).position
+            beams = onrun.solve(position, Limit(nodes=100_000))
+            spread = onrun.solve(position, Limit(nodes=100_000), beams=False)
+            if beams.exact and spread.exact:
+                proved += 1
+                assert (beams.best_score, beams.won) == (spread.best_score, spread.won), (tiles, seed)
+                with_beams_ran += beams.stats.nodes != spread.stats.nodes
+            if beams.line is not None:
+                assert onrun.replay(position, beams.line).score == beams.score_bounds[0]
+    assert proved >= 10 and with_beams_ran >= 5, (proved, with_beams_ran)
 
 
 def test_solve_dives_to_a_scoring_line_before_it_shares_out_the_limit():

@@ -122,6 +122,11 @@ class Budget {
     return why;
   }
 
+  // What is left of the current slice, for a search that must judge
+  // whether a step it can price fits.
+  uint64_t nodes_left() const { return node_cap_ - std::min(node_cap_, nodes_); }
+  double seconds_left() const { return deadline_ - seconds(); }
+
   bool stopped() const { return reason_ != StopReason::kNone; }
   StopReason reason() const { return reason_; }
   void stop(StopReason why) {

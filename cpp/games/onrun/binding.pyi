@@ -24,7 +24,8 @@ class onrun:  # a submodule
     @staticmethod
     def solve(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
               deal_rest: list[onrun.NewTuple], max_nodes: int, max_seconds: float, max_memory_mb: int,
-              control: Control | None = None, use_bound: bool = True, spread: bool = True) -> dict: ...
+              control: Control | None = None, use_bound: bool = True, spread: bool = True,
+              beams: bool = True) -> dict: ...
     @staticmethod
     def hint(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
              deal_rest: list[onrun.NewTuple], max_nodes: int, max_seconds: float, max_memory_mb: int,

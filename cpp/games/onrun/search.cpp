@@ -1,6 +1,7 @@
 // The best final score with the deal known: depth-first branch and bound,
-// after a first pass that dives to a scoring line and then finds a line
-// under every first move (spread).
+// after first passes that find good lines to cut by: a dive to a scoring
+// line, beams of growing width far from the end, and a line under every
+// first move (the spread).
 //
 // The objective is 2 * score + won (a won game scoring 0 beats a lost one;
 // score > 0 implies won). A node is cut when the game's admissible bound
@@ -15,6 +16,7 @@
 #include <climits>
 #include <deque>
 #include <memory>
+#include <unordered_set>
 
 #include "games/onrun/onrun.hpp"
 
@@ -27,11 +29,20 @@ struct Bound {
 using Table = BoundedTable<Bound>;
 
 // The share of a search's budget spent finding lines under every first move
-// before the proof starts (Searcher::spread).
+// before the proof starts (Searcher::spread), and the most the dive before
+// it may take.
 constexpr double kSpreadShare = 0.9;
 // The objective of a won game scoring 1 (2 * score + won), where the dive
 // before the spread stops.
 constexpr int kFirstScoringObjective = 3;
+// The beams (Searcher::beam) run only with more turns left than this:
+// nearer the end the depth-first search proves within seconds or not at
+// all (docs/benchmarks.md, the endgames), and the beams' budget is its.
+constexpr int kBeamTurns = 8;
+// Their share of a search's budget after the dive, and the first width
+// (doubled while the share lasts).
+constexpr double kBeamShare = 0.9;
+constexpr size_t kFirstBeamWidth = 32;
 
 class Searcher {
  public:
@@ -82,18 +93,7 @@ class Searcher {
   // docs/benchmarks.md: one level of this beats two or three, whose shares
   // are too thin to reach a leaf.
   void spread(const State& s) {
-    if (game_.final(s)) return;
-    // A dive first: depth-first until the first line that scores, so that a
-    // line exists even when the shares are too thin to reach a leaf (a line
-    // is 41 plies, and a node can cost a millisecond). Measured in
-    // docs/benchmarks.md: far better lines under tight limits, the same
-    // under loose ones.
-    const int target = target_;
-    target_ = std::min(target_, kFirstScoringObjective);
-    dfs(s, 0);
-    target_ = target;
-    stopped_ = best_ >= target_;
-    if (stopped_ || budget_.stopped()) return;
+    if (game_.final(s) || stopped_ || budget_.stopped()) return;
     const std::vector<std::pair<Move, int>> moves = order_of(s);  // every move its share: the classes listed
     for (size_t i = 0; i < moves.size() && moves[i].second > best_; ++i) {
       const Budget::Slice outer = budget_.begin_slice(1.0 / static_cast<double>(moves.size() - i), UINT64_MAX);
@@ -104,6 +104,121 @@ class Searcher {
       stopped_ = best_ >= target_;  // a spent share ends that move's search only
       if (stopped_ || budget_.stopped()) return;
     }
+  }
+
+  // A dive: depth-first until the first line that scores, so that a line
+  // exists even when the passes after it are too thin to reach a leaf (a
+  // line is 41 plies, and a node can cost a millisecond). Measured in
+  // docs/benchmarks.md: far better lines under tight limits, the same
+  // under loose ones.
+  void dive(const State& s) {
+    if (game_.final(s)) return;
+    const int target = target_;
+    target_ = std::min(target_, kFirstScoringObjective);
+    dfs(s, 0);
+    target_ = target;
+    stopped_ = best_ >= target_;
+  }
+
+  // Beams of width 32, 64, ... each from `s` to the end, while the next
+  // one fits in what is left (a beam costs at most its width a turn; a cut
+  // beam would find nothing), the first only within a quarter of it (a
+  // budget that one beam would take is better left to the spread):
+  // breadth at every depth, where the spread has it at the root only and
+  // depth-first search spends a full deal's budget under a few early
+  // moves. Measured in docs/benchmarks.md: far better lines on full deals
+  // for the same nodes.
+  void beams(const State& s) {
+    const int turns = game_.turns_left(s);
+    if (turns <= kBeamTurns) return;
+    double seconds_a_node = 0;  // measured on the beams before
+    for (size_t width = kFirstBeamWidth; !stopped_ && !budget_.stopped(); width *= 2) {
+      const uint64_t cost = width * static_cast<uint64_t>(turns);
+      const uint64_t room = width == kFirstBeamWidth ? budget_.nodes_left() / 4 : budget_.nodes_left();
+      if (cost > room || static_cast<double>(cost) * seconds_a_node > budget_.seconds_left()) return;
+      const double start = budget_.seconds();
+      const uint64_t nodes = budget_.nodes();
+      if (!beam(s, width)) return;
+      seconds_a_node = (budget_.seconds() - start) / static_cast<double>(std::max<uint64_t>(1, budget_.nodes() - nodes));
+    }
+  }
+
+  // One beam: level by level, the moves of every state kept (a class by
+  // its first outcome) ranked across the level by the search's key, and the
+  // best `width` distinct children kept, to the end; the best final
+  // state's line becomes the incumbent if it is better. False when no
+  // level had more children than `width` (a wider beam finds no more).
+  bool beam(const State& root, size_t width) {
+    struct Node {
+      State s;
+      int parent;
+      Move move;
+    };
+    struct Candidate {
+      Game::MoveKey key;
+      int parent;
+      uint32_t index;
+    };
+    std::vector<std::vector<Node>> levels(1);
+    levels[0].push_back({root, -1, Move{}});
+    std::vector<std::vector<Game::MoveClass>> classes;
+    std::vector<Candidate> candidates;
+    std::unordered_set<uint64_t> seen;
+    bool narrowed = false;
+    while (!game_.final(levels.back()[0].s)) {
+      const std::vector<Node>& here = levels.back();
+      classes.assign(here.size(), {});
+      candidates.clear();
+      for (size_t i = 0; i < here.size(); ++i) {
+        bool truncated = false;
+        game_.move_classes(here[i].s, classes[i], &truncated);
+        game_.move_keys(here[i].s, classes[i], keys_);
+        for (size_t j = 0; j < classes[i].size(); ++j)
+          candidates.push_back({keys_[j], static_cast<int>(i), static_cast<uint32_t>(j)});
+      }
+      std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        if (a.key.bound != b.key.bound) return a.key.bound > b.key.bound;
+        if (a.key.supply != b.key.supply) return a.key.supply < b.key.supply;
+        return a.key.edge > b.key.edge;
+      });
+      std::vector<Node> next;
+      seen.clear();
+      for (const Candidate& c : candidates) {
+        if (c.key.bound <= best_) break;  // sorted by bound: none after this can do better
+        if (next.size() >= width) {
+          narrowed = true;
+          break;
+        }
+        const State& from = here[c.parent].s;
+        Move first;
+        bool any = false;
+        for_each_move(from, classes[c.parent][c.index], [&](const Move& m) {
+          first = m;
+          any = true;
+          return false;
+        });
+        if (!any) continue;
+        if (!budget_.spend()) return false;
+        const State t = game_.apply(from, first);
+        if (!seen.insert(game_.key(t)).second) continue;
+        next.push_back({t, c.parent, first});
+      }
+      if (next.empty()) return narrowed;
+      levels.push_back(std::move(next));
+    }
+    const std::vector<Node>& last = levels.back();
+    size_t best = 0;
+    for (size_t i = 1; i < last.size(); ++i)
+      if (game_.objective(last[i].s) > game_.objective(last[best].s)) best = i;
+    if (game_.objective(last[best].s) > best_) {
+      best_ = game_.objective(last[best].s);
+      line_.clear();
+      for (size_t level = levels.size() - 1, i = best; level > 0; i = levels[level][i].parent, --level)
+        line_.push_back(levels[level][i].move);
+      std::reverse(line_.begin(), line_.end());
+      if (best_ >= target_) stopped_ = true;
+    }
+    return narrowed;
   }
 
   // An upper bound on the objective of `s`; on the way, every leaf better
@@ -224,10 +339,19 @@ uint64_t table_bytes(const Limits& limits) {
 
 // Values `s` within the budget: [lower, upper] and the line reaching lower.
 void value(Searcher& searcher, Budget& budget, const State& s, int* lower, int* upper, bool* exact,
-           std::vector<Move>* line, bool spread) {
+           std::vector<Move>* line, bool spread, bool beams) {
   const int root_bound = searcher.bound_of(s);
   searcher.reset(root_bound);
   if (spread) {
+    // Capped: on a deal without a scoring line the dive would search it all.
+    const Budget::Slice dive = budget.begin_slice(kSpreadShare, UINT64_MAX);
+    searcher.dive(s);
+    budget.end_slice(dive);
+    if (beams) {
+      const Budget::Slice slice = budget.begin_slice(kBeamShare, UINT64_MAX);
+      searcher.beams(s);
+      budget.end_slice(slice);
+    }
     const Budget::Slice outer = budget.begin_slice(kSpreadShare, UINT64_MAX);
     searcher.spread(s);
     budget.end_slice(outer);
@@ -242,12 +366,12 @@ void value(Searcher& searcher, Budget& budget, const State& s, int* lower, int* 
 }  // namespace
 
 SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control, bool use_bound,
-                  bool spread) {
+                  bool spread, bool beams) {
   SolveResult r;
   Budget budget(limits, control, kPollEvery);
   Table table(table_bytes(limits));
   Searcher searcher(game, budget, table, r.stats, use_bound, game.every_pawn_saved(s));
-  value(searcher, budget, s, &r.lower, &r.upper, &r.exact, &r.line, spread);
+  value(searcher, budget, s, &r.lower, &r.upper, &r.exact, &r.line, spread, beams);
   r.stats.nodes = budget.nodes();
   r.stats.seconds = budget.seconds();
   r.stats.stopped_by = r.exact ? StopReason::kNone : budget.reason();
@@ -279,7 +403,7 @@ HintResult hint(const Game& game, const State& s, const Limits& limits, Control*
     if (!budget.stopped()) {
       // The hint is itself the spread: a second level under each move was
       // measured worse (shares too thin to reach a leaf).
-      value(searcher, budget, child, &h.lower, &h.upper, &h.exact, &h.line, false);
+      value(searcher, budget, child, &h.lower, &h.upper, &h.exact, &h.line, false, false);
     } else {
       h.upper = game.upper_objective(child);
     }
