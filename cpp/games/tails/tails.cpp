@@ -391,7 +391,7 @@ Key128 Hunt::key(const State& s) const {
   // states that differ only in such cards share an entry: they leave the
   // hands; in the Rogue's deck only their number counts (drawn, any of them
   // goes to the reserve for good); and the reserve counts only above its
-  // highest such card, which stays on top of everything under it.
+  // topmost such card, which stays on top of everything under it.
   const uint16_t live = live_cards(s);
   for (int i = 0; i < kMaxPlayers; ++i) k.lo |= static_cast<uint64_t>((s.hand[i] & live) >> 1) << (10 * i);
   k.lo |= static_cast<uint64_t>(s.lap) << 60;
