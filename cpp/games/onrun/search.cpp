@@ -123,16 +123,19 @@ class Searcher {
   // Beams of width 32, 64, ... each from `s` to the end, while the next
   // one fits in what is left (a beam costs at most its width a turn; a cut
   // beam would find nothing), the first only within a quarter of it (a
-  // budget that one beam would take is better left to the spread):
-  // breadth at every depth, where the spread has it at the root only and
-  // depth-first search spends a full deal's budget under a few early
-  // moves. Measured in docs/benchmarks.md: far better lines on full deals
-  // for the same nodes.
+  // budget that one beam would take is better left to the spread), and
+  // within the memory the table leaves (a quarter of the limit): breadth at
+  // every depth, where the spread has it at the root only and depth-first
+  // search spends a full deal's budget under a few early moves. Measured in
+  // docs/benchmarks.md: far better lines on full deals for the same nodes.
   void beams(const State& s) {
     const int turns = game_.turns_left(s);
     if (turns <= kBeamTurns) return;
+    const uint64_t bytes_a_width =
+        static_cast<uint64_t>(turns) * sizeof(BeamStep) + 2 * sizeof(State) + kCandidatesAWidth * sizeof(Candidate);
+    const uint64_t widest = (budget_.limits().max_memory_mb << 20) / 4 / bytes_a_width;
     double seconds_a_node = 0;  // measured on the beams before
-    for (size_t width = kFirstBeamWidth; !stopped_ && !budget_.stopped(); width *= 2) {
+    for (size_t width = kFirstBeamWidth; width <= widest && !stopped_ && !budget_.stopped(); width *= 2) {
       const uint64_t cost = width * static_cast<uint64_t>(turns);
       const uint64_t room = width == kFirstBeamWidth ? budget_.nodes_left() / 4 : budget_.nodes_left();
       if (cost > room || static_cast<double>(cost) * seconds_a_node > budget_.seconds_left()) return;
@@ -149,50 +152,41 @@ class Searcher {
   // state's line becomes the incumbent if it is better. False when no
   // level had more children than `width` (a wider beam finds no more).
   bool beam(const State& root, size_t width) {
-    struct Node {
-      State s;
-      int parent;
-      Move move;
-    };
-    struct Candidate {
-      Game::MoveKey key;
-      int parent;
-      uint32_t index;
-    };
-    std::vector<std::vector<Node>> levels(1);
-    levels[0].push_back({root, -1, Move{}});
-    std::vector<std::vector<Game::MoveClass>> classes;
+    std::vector<std::vector<BeamStep>> steps;  // by level: how each kept state was reached
+    std::vector<State> here{root}, next;
     std::vector<Candidate> candidates;
     std::unordered_set<uint64_t> seen;
     bool narrowed = false;
-    while (!game_.final(levels.back()[0].s)) {
-      const std::vector<Node>& here = levels.back();
-      classes.assign(here.size(), {});
+    while (!game_.final(here[0])) {
       candidates.clear();
-      for (size_t i = 0; i < here.size(); ++i) {
+      for (uint32_t i = 0; i < here.size(); ++i) {
         bool truncated = false;
-        game_.move_classes(here[i].s, classes[i], &truncated);
-        game_.move_keys(here[i].s, classes[i], keys_);
-        for (size_t j = 0; j < classes[i].size(); ++j)
-          candidates.push_back({keys_[j], static_cast<int>(i), static_cast<uint32_t>(j)});
+        beam_classes_.clear();
+        game_.move_classes(here[i], beam_classes_, &truncated);
+        game_.move_keys(here[i], beam_classes_, keys_);
+        for (uint32_t j = 0; j < beam_classes_.size(); ++j)
+          if (keys_[j].bound > best_) candidates.push_back({keys_[j], i, j, beam_classes_[j]});
+        // Trimmed as it grows to the best twice the width (some children
+        // repeat a state), so that a level takes memory by the width, not by
+        // every state's moves.
+        if (candidates.size() > kCandidatesAWidth * width) {
+          std::nth_element(candidates.begin(), candidates.begin() + 2 * width, candidates.end(), ranked_before);
+          candidates.resize(2 * width);
+        }
       }
-      std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-        if (a.key.bound != b.key.bound) return a.key.bound > b.key.bound;
-        if (a.key.supply != b.key.supply) return a.key.supply < b.key.supply;
-        return a.key.edge > b.key.edge;
-      });
-      std::vector<Node> next;
+      std::sort(candidates.begin(), candidates.end(), ranked_before);
+      std::vector<BeamStep> level;
+      next.clear();
       seen.clear();
       for (const Candidate& c : candidates) {
-        if (c.key.bound <= best_) break;  // sorted by bound: none after this can do better
         if (next.size() >= width) {
           narrowed = true;
           break;
         }
-        const State& from = here[c.parent].s;
+        const State& from = here[c.parent];
         Move first;
         bool any = false;
-        for_each_move(from, classes[c.parent][c.index], [&](const Move& m) {
+        for_each_move(from, c.move, [&](const Move& m) {
           first = m;
           any = true;
           return false;
@@ -201,20 +195,21 @@ class Searcher {
         if (!budget_.spend()) return false;
         const State t = game_.apply(from, first);
         if (!seen.insert(game_.key(t)).second) continue;
-        next.push_back({t, c.parent, first});
+        next.push_back(t);
+        level.push_back({c.parent, first});
       }
       if (next.empty()) return narrowed;
-      levels.push_back(std::move(next));
+      steps.push_back(std::move(level));
+      here.swap(next);
     }
-    const std::vector<Node>& last = levels.back();
     size_t best = 0;
-    for (size_t i = 1; i < last.size(); ++i)
-      if (game_.objective(last[i].s) > game_.objective(last[best].s)) best = i;
-    if (game_.objective(last[best].s) > best_) {
-      best_ = game_.objective(last[best].s);
+    for (size_t i = 1; i < here.size(); ++i)
+      if (game_.objective(here[i]) > game_.objective(here[best])) best = i;
+    if (game_.objective(here[best]) > best_) {
+      best_ = game_.objective(here[best]);
       line_.clear();
-      for (size_t level = levels.size() - 1, i = best; level > 0; i = levels[level][i].parent, --level)
-        line_.push_back(levels[level][i].move);
+      for (size_t level = steps.size(), i = best; level-- > 0; i = steps[level][i].parent)
+        line_.push_back(steps[level][i].move);
       std::reverse(line_.begin(), line_.end());
       if (best_ >= target_) stopped_ = true;
     }
@@ -331,6 +326,26 @@ class Searcher {
   };
   std::deque<Buffers> buffers_;  // by depth; a deque, so growing keeps the shallower ones in place
   std::vector<Game::MoveKey> keys_;  // scratch: used before the recursion only
+  // A beam's: how a kept state was reached, and a child not yet made.
+  struct BeamStep {
+    uint32_t parent;
+    Move move;
+  };
+  struct Candidate {
+    Game::MoveKey key;
+    uint32_t parent, index;
+    Game::MoveClass move;
+  };
+  // The search's order, then the listing's (a total order: the same beam on any machine).
+  static bool ranked_before(const Candidate& a, const Candidate& b) {
+    if (a.key.bound != b.key.bound) return a.key.bound > b.key.bound;
+    if (a.key.supply != b.key.supply) return a.key.supply < b.key.supply;
+    if (a.key.edge != b.key.edge) return a.key.edge > b.key.edge;
+    if (a.parent != b.parent) return a.parent < b.parent;
+    return a.index < b.index;
+  }
+  static constexpr uint64_t kCandidatesAWidth = 4;  // held at most, before a trim
+  std::vector<Game::MoveClass> beam_classes_;  // scratch: one state's listing
 };
 
 uint64_t table_bytes(const Limits& limits) {
