@@ -54,9 +54,16 @@ class Searcher {
   int bound_of(const State& s) const { return use_bound_ || game_.final(s) ? game_.upper_objective(s) : trivial_; }
 
   struct Order {
-    int bound, supply, edge;
+    Game::MoveKey key;  // its bound: the one the search cuts by
     uint32_t index;
   };
+  // The search's order of moves: the highest bound, then the emptiest
+  // supply, then the most pawns at the edge.
+  static bool key_before(const Game::MoveKey& a, const Game::MoveKey& b) {
+    if (a.bound != b.bound) return a.bound > b.bound;
+    if (a.supply != b.supply) return a.supply < b.supply;
+    return a.edge > b.edge;
+  }
 
   // The moves of `s`, most promising first: the highest bound, then the
   // emptiest supply, then the most pawns at the edge; ties in canonical
@@ -73,13 +80,9 @@ class Searcher {
     game_.move_keys(s, moves, keys_);
     order.resize(moves.size());
     for (size_t i = 0; i < moves.size(); ++i)
-      order[i] = {use_bound_ || game_.turns_left(s) == 1 ? keys_[i].bound : trivial_, keys_[i].supply, keys_[i].edge,
+      order[i] = {{use_bound_ || game_.turns_left(s) == 1 ? keys_[i].bound : trivial_, keys_[i].supply, keys_[i].edge},
                   static_cast<uint32_t>(i)};
-    std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
-      if (a.bound != b.bound) return a.bound > b.bound;
-      if (a.supply != b.supply) return a.supply < b.supply;
-      return a.edge > b.edge;
-    });
+    std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) { return key_before(a.key, b.key); });
     return truncated;
   }
 
@@ -264,7 +267,7 @@ class Searcher {
       return !stopped_;
     };
     for (const Order& o : order)
-      if (!for_each_move(s, moves[o.index], [&](const Move& m) { return child(m, o.bound); })) break;
+      if (!for_each_move(s, moves[o.index], [&](const Move& m) { return child(m, o.key.bound); })) break;
     if (stopped_) return bound;  // the children not reached count with the node's bound
     if (truncated) return bound;  // moves left unlisted: only the bound holds
     upper = std::min(upper, bound);
@@ -297,7 +300,7 @@ class Searcher {
     std::vector<std::pair<Move, int>> out;
     for (const Order& o : order)
       for_each_move(s, classes[o.index], [&](const Move& m) {
-        out.emplace_back(m, o.bound);
+        out.emplace_back(m, o.key.bound);
         return true;
       });
     return out;
@@ -338,9 +341,8 @@ class Searcher {
   };
   // The search's order, then the listing's (a total order: the same beam on any machine).
   static bool ranked_before(const Candidate& a, const Candidate& b) {
-    if (a.key.bound != b.key.bound) return a.key.bound > b.key.bound;
-    if (a.key.supply != b.key.supply) return a.key.supply < b.key.supply;
-    if (a.key.edge != b.key.edge) return a.key.edge > b.key.edge;
+    if (key_before(a.key, b.key)) return true;
+    if (key_before(b.key, a.key)) return false;
     if (a.parent != b.parent) return a.parent < b.parent;
     return a.index < b.index;
   }
