@@ -4,7 +4,8 @@ Python reference, C++ with against without its bound), then seeded full
 deals (41 turns): the share decided exactly within the limit, median time,
 nodes/s, and the best line found against a depth-first search without the
 spread over the first moves; their endgames (k turns from the end) decided
-exactly with the bound against without it; then the order hidden: the exact expected score on small pools
+exactly with the bound against without it; the hint's lines with and
+without the beams; then the order hidden: the exact expected score on small pools
 (C++ against the Python brute force) and a full game's sampled bounds with
 their intervals; and peak memory.
 
@@ -100,6 +101,29 @@ def spread_against_depth_first(results: list, seconds: float) -> None:
               f"{lines if limit == seconds else '-'} |", flush=True)
 
 
+def hints(count: int, nodes: int) -> None:
+    """The known-order hint on full deals, with each move's dive and beams
+    and without (``beams=False``: depth-first under each move): the best
+    move's line and the mean of every move's line under one node limit
+    (the same on any machine), and the CPU each took."""
+    print(f"\n## The hint on full deals, seeds 1-{count}: {nodes:,} nodes a hint, with the beams and without\n")
+    print("| deals | best move's line (mean) | without | every move's line (mean) | without | ratio, every move | "
+          "CPU s, with / without |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    found: dict[bool, tuple[list[int], list[float], float]] = {}
+    for beams in (True, False):
+        best, mean, cpu = [], [], time.process_time()
+        for seed in range(1, count + 1):
+            h = onrun.hint(onrun.deal(seed).position, Limit(nodes=nodes), beams=beams)
+            best.append(h.moves[0].score_bounds[0])
+            mean.append(statistics.mean(m.score_bounds[0] for m in h.moves))
+        found[beams] = (best, mean, time.process_time() - cpu)
+    (best, mean, cpu), (best0, mean0, cpu0) = found[True], found[False]
+    print(f"| {count} | {statistics.mean(best):.1f} | {statistics.mean(best0):.1f} | {statistics.mean(mean):.1f} | "
+          f"{statistics.mean(mean0):.1f} | {sum(mean) / max(sum(mean0), 1e-9):.2f}x | {cpu:.1f} / {cpu0:.1f} |",
+          flush=True)
+
+
 def endgames(count: int, seconds: float, turns: tuple[int, ...] = (2, 3, 4, 5, 6)) -> None:
     """How far from the end the search still decides a full deal exactly:
     positions k turns before the end of a line found quickly (20,000
@@ -177,12 +201,14 @@ def main() -> None:
         small_deals(min(args.small, 5))
         full_deals(min(args.deals, 3), min(args.seconds, 2))
         endgames(min(args.deals, 3), min(args.seconds, 2), (2, 3))
+        hints(min(args.deals, 2), 20_000)
         hidden_small(min(args.small, 2))
         hidden_full(min(args.seconds, 10), min(args.samples, 16))
     else:
         small_deals(args.small)
         full_deals(args.deals, args.seconds)
         endgames(args.deals, min(args.seconds, 20))
+        hints(min(args.deals, 10), 200_000)
         hidden_small(args.small)
         hidden_full(args.seconds, args.samples)
     print(f"\npeak RSS: {peak_rss_mb():.0f} MiB")

@@ -202,6 +202,26 @@ def test_beams_leave_proofs_exact():
     assert proved >= 10 and with_beams_ran >= 5, (proved, with_beams_ran)
 
 
+def test_hint_values_moves_with_the_dive_and_the_beams():
+    """The hint gives each move a share of the limit; depth-first search
+    alone spends a share of a long game under a few early moves, as solve's
+    did. With the dive and the beams under each move, the same nodes find
+    better lines: on this 22-turn deal the best move's line is 144 against
+    48, and 10 moves score more (none less). Every line replays, after its
+    move, to the score it claims."""
+    position = onrun.deal(5, tiles=24, supply=[6] * 4).position
+    beams = onrun.hint(position, Limit(nodes=100_000))
+    plain = onrun.hint(position, Limit(nodes=100_000), beams=False)
+    assert (beams.moves[0].score_bounds[0], plain.moves[0].score_bounds[0]) == (144, 48)
+    ours = {(m.move.place, str(m.move.action)): m.score_bounds[0] for m in beams.moves}
+    theirs = {(m.move.place, str(m.move.action)): m.score_bounds[0] for m in plain.moves}
+    assert ours.keys() == theirs.keys()
+    assert sum(ours[k] > theirs[k] for k in ours) >= 10 and all(ours[k] >= theirs[k] for k in ours)
+    for m in beams.moves:
+        if m.line is not None:
+            assert onrun.replay(position, [m.move, *m.line]).score == m.score_bounds[0]
+
+
 def test_solve_dives_to_a_scoring_line_before_it_shares_out_the_limit():
     """Under a limit too tight for every first move's share to reach a leaf
     (41 plies; under the sanitizer 3 s was such a limit), solve still

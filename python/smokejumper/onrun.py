@@ -496,9 +496,11 @@ def _check_sampling(seed: int, samples: int) -> None:
 
 
 def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None, seed: int = 0,
-         samples: int = DEFAULT_SAMPLES, candidates: int = HINT_CANDIDATES) -> HintResult:
+         samples: int = DEFAULT_SAMPLES, candidates: int = HINT_CANDIDATES, beams: bool = True) -> HintResult:
     """Every distinct legal move with its best final score (order hidden:
-    expected score), best first; the limit is shared by the moves. Order
+    expected score), best first; the limit is shared by the moves, each
+    valued as ``solve`` does without its spread (``beams=False``, for
+    measuring: depth-first only, without the dive and the beams). Order
     hidden with no tile drawn: the value of each possible draw instead.
     Order hidden, when the exact values cannot be had: the policy's first
     ``candidates`` moves (or the likeliest draws; 0: every one) get sampled
@@ -516,7 +518,7 @@ def hint(position: PositionLike, limit: Limit | None = None, *, control: Control
         moves = [{**m, "best_score": None, "won": None, "score_bounds": (0, upper), "exact": m["expected_score"] is not None,
                   "line": None} for m in raw["moves"]]
         return HintResult.model_validate({**raw, "moves": moves, "mode": "hidden"})
-    return HintResult.model_validate(_native.hint(*p.native(), *(limit or Limit()).native(), control))
+    return HintResult.model_validate(_native.hint(*p.native(), *(limit or Limit()).native(), control, beams))
 
 
 def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:

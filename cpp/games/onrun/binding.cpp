@@ -310,13 +310,14 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
 
   m.def(
       "hint",
-      [](POSITION_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control) {
+      [](POSITION_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control,
+         bool beams) {
         std::unique_ptr<Game> game;
         HintResult r;
         {
           py::gil_scoped_release release;
           game = std::make_unique<Game>(make_spec(tiles, edge, supply, next, rest));
-          r = hint(*game, game->initial(), make_limits(max_nodes, max_seconds, max_memory_mb), control);
+          r = hint(*game, game->initial(), make_limits(max_nodes, max_seconds, max_memory_mb), control, beams);
         }
         py::list moves;
         for (const HintMove& h : r.moves) {
@@ -333,7 +334,7 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
         return d;
       },
       POSITION_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
-      py::arg("control") = nullptr);
+      py::arg("control") = nullptr, py::arg("beams") = true);
 
   m.def(
       "policy",

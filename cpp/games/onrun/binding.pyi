@@ -29,7 +29,7 @@ class onrun:  # a submodule
     @staticmethod
     def hint(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
              deal_rest: list[onrun.NewTuple], max_nodes: int, max_seconds: float, max_memory_mb: int,
-             control: Control | None = None) -> dict: ...
+             control: Control | None = None, beams: bool = True) -> dict: ...
     @staticmethod
     def policy(tiles: list[onrun.TileTuple], edge: list[onrun.EdgeTuple], supply: list[int], next: int,
                deal_rest: list[onrun.NewTuple], max_nodes: int, max_seconds: float, max_memory_mb: int,

@@ -260,7 +260,9 @@ struct HintResult {
   std::vector<HintMove> moves;  // best first, ties canonical
   SearchStats stats;
 };
-HintResult hint(const Game& game, const State& s, const Limits& limits, Control* control);
+// Each move's value as solve finds it, without the spread (the hint's own
+// shares are one); `beams` off, without the dive and the beams (for measuring).
+HintResult hint(const Game& game, const State& s, const Limits& limits, Control* control, bool beams = true);
 
 // A deal from the 43-tile box, shuffled by `seed`, its first `count` tiles.
 std::vector<NewTile> deal(uint64_t seed, int count);

@@ -354,21 +354,30 @@ uint64_t table_bytes(const Limits& limits) {
   return std::max<uint64_t>(1, limits.max_memory_mb) * (uint64_t{1} << 20) * 3 / 4;
 }
 
+// The phases `value` runs before the proof search, each in its own slice.
+struct Phases {
+  bool dive;    // to a scoring line first
+  bool beams;   // far from the end: whole lines, widening
+  bool spread;  // a share of the budget for each first move
+};
+
 // Values `s` within the budget: [lower, upper] and the line reaching lower.
 void value(Searcher& searcher, Budget& budget, const State& s, int* lower, int* upper, bool* exact,
-           std::vector<Move>* line, bool spread, bool beams) {
+           std::vector<Move>* line, Phases phases) {
   const int root_bound = searcher.bound_of(s);
   searcher.reset(root_bound);
-  if (spread) {
+  if (phases.dive) {
     // Capped: on a deal without a scoring line the dive would search it all.
     const Budget::Slice dive = budget.begin_slice(kSpreadShare, UINT64_MAX);
     searcher.dive(s);
     budget.end_slice(dive);
-    if (beams) {
-      const Budget::Slice slice = budget.begin_slice(kBeamShare, UINT64_MAX);
-      searcher.beams(s);
-      budget.end_slice(slice);
-    }
+  }
+  if (phases.beams) {
+    const Budget::Slice slice = budget.begin_slice(kBeamShare, UINT64_MAX);
+    searcher.beams(s);
+    budget.end_slice(slice);
+  }
+  if (phases.spread) {
     const Budget::Slice outer = budget.begin_slice(kSpreadShare, UINT64_MAX);
     searcher.spread(s);
     budget.end_slice(outer);
@@ -388,7 +397,7 @@ SolveResult solve(const Game& game, const State& s, const Limits& limits, Contro
   Budget budget(limits, control, kPollEvery);
   Table table(table_bytes(limits));
   Searcher searcher(game, budget, table, r.stats, use_bound, game.every_pawn_saved(s));
-  value(searcher, budget, s, &r.lower, &r.upper, &r.exact, &r.line, spread, beams);
+  value(searcher, budget, s, &r.lower, &r.upper, &r.exact, &r.line, {spread, spread && beams, spread});
   r.stats.nodes = budget.nodes();
   r.stats.seconds = budget.seconds();
   r.stats.stopped_by = r.exact ? StopReason::kNone : budget.reason();
@@ -405,7 +414,7 @@ std::vector<std::pair<Move, int>> search_order(const Game& game, const State& s)
   return Searcher(game, budget, table, stats).order_of(s);
 }
 
-HintResult hint(const Game& game, const State& s, const Limits& limits, Control* control) {
+HintResult hint(const Game& game, const State& s, const Limits& limits, Control* control, bool beams) {
   HintResult r;
   Budget budget(limits, control, kPollEvery);
   Table table(table_bytes(limits));
@@ -419,8 +428,9 @@ HintResult hint(const Game& game, const State& s, const Limits& limits, Control*
     const State child = game.apply(s, h.child.move);
     if (!budget.stopped()) {
       // The hint is itself the spread: a second level under each move was
-      // measured worse (shares too thin to reach a leaf).
-      value(searcher, budget, child, &h.lower, &h.upper, &h.exact, &h.line, false, false);
+      // measured worse (shares too thin to reach a leaf). The beams pay
+      // here as in solve: far better lines in each move's share.
+      value(searcher, budget, child, &h.lower, &h.upper, &h.exact, &h.line, {beams, beams, false});
     } else {
       h.upper = game.upper_objective(child);
     }
