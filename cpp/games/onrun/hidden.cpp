@@ -71,10 +71,8 @@ int policy_score(const Game& seen, Budget& budget, std::vector<Move>* line) {
     game.move_classes(s, moves, &truncated);
     game.move_keys(s, moves, keys);
     size_t best = 0;
-    for (size_t i = 1; i < moves.size(); ++i) {
-      const Game::MoveKey &a = keys[i], &b = keys[best];
-      if (a.bound != b.bound ? a.bound > b.bound : a.supply != b.supply ? a.supply < b.supply : a.edge > b.edge) best = i;
-    }
+    for (size_t i = 1; i < moves.size(); ++i)
+      if (keys[i].before(keys[best])) best = i;
     Move chosen = moves[best].move;
     if (moves[best].to_edge >= 0) game.class_outcomes(s, moves[best], [&](const Move& m) {
       chosen = m;

@@ -142,6 +142,14 @@ class Game {
   // its supply total and its edge pawns.
   struct MoveKey {
     int bound, supply, edge;
+    // The search's order of moves (and the hidden-order policy's choice):
+    // the highest bound, then the emptiest supply, then the most pawns at
+    // the edge.
+    bool before(const MoveKey& o) const {
+      if (bound != o.bound) return bound > o.bound;
+      if (supply != o.supply) return supply < o.supply;
+      return edge > o.edge;
+    }
   };
   void move_keys(const State& s, const std::vector<Move>& moves, std::vector<MoveKey>& out) const;
 

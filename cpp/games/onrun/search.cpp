@@ -57,14 +57,6 @@ class Searcher {
     Game::MoveKey key;  // its bound: the one the search cuts by
     uint32_t index;
   };
-  // The search's order of moves: the highest bound, then the emptiest
-  // supply, then the most pawns at the edge.
-  static bool key_before(const Game::MoveKey& a, const Game::MoveKey& b) {
-    if (a.bound != b.bound) return a.bound > b.bound;
-    if (a.supply != b.supply) return a.supply < b.supply;
-    return a.edge > b.edge;
-  }
-
   // The moves of `s`, most promising first: the highest bound, then the
   // emptiest supply, then the most pawns at the edge; ties in canonical
   // order. The keys come without making the children, and evacuation
@@ -82,7 +74,7 @@ class Searcher {
     for (size_t i = 0; i < moves.size(); ++i)
       order[i] = {{use_bound_ || game_.turns_left(s) == 1 ? keys_[i].bound : trivial_, keys_[i].supply, keys_[i].edge},
                   static_cast<uint32_t>(i)};
-    std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) { return key_before(a.key, b.key); });
+    std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) { return a.key.before(b.key); });
     return truncated;
   }
 
@@ -341,8 +333,8 @@ class Searcher {
   };
   // The search's order, then the listing's (a total order: the same beam on any machine).
   static bool ranked_before(const Candidate& a, const Candidate& b) {
-    if (key_before(a.key, b.key)) return true;
-    if (key_before(b.key, a.key)) return false;
+    if (a.key.before(b.key)) return true;
+    if (b.key.before(a.key)) return false;
     if (a.parent != b.parent) return a.parent < b.parent;
     return a.index < b.index;
   }
