@@ -336,6 +336,32 @@ def test_the_policy_does_not_see_the_tiles_to_come():
         assert lines[0] == lines[1], seed
 
 
+def test_the_lookahead_policy_plays_blind_and_beats_the_fixed_one():
+    """The lookahead policy solves sampled orders of the tiles left: its
+    moves up to a turn must depend on the tiles drawn so far and on which
+    tiles are left, never on their order (two deals alike but for the order
+    after the sixth tile drawn: the same first six moves, then not). It
+    plays legal lines, within each deal's admissible bound, and on these
+    ten deals of 12 tiles it scores 104 in all against the fixed policy's
+    32, below it on none."""
+    tiles = onrun.deal(3, tiles=12, supply=[2] * 4).position.model_dump(mode="json", exclude_none=True)["deal"]
+    rest = tiles[8:]
+    random.Random(3).shuffle(rest)
+    orders = [{"deal": d, "supply": [2] * 4} for d in (tiles, tiles[:8] + rest)]
+    lines = [onrun.play_policy(d, lookahead=True, seed=5).line for d in orders]
+    assert lines[0][:6] == lines[1][:6] and lines[0] != lines[1]
+    looked = fixed = 0
+    for seed in range(10):
+        position = onrun.deal(seed, tiles=12, supply=[2] * 4).position
+        played = onrun.play_policy(position, lookahead=True, seed=1)
+        upper = onrun.solve(position, Limit(nodes=2_000)).score_bounds[1]
+        assert onrun.replay(position, played.line).score == played.score <= upper, seed
+        plain = onrun.play_policy(position).score
+        assert played.score >= plain, seed
+        looked, fixed = looked + played.score, fixed + plain
+    assert (looked, fixed) == (104, 32)
+
+
 def test_a_limit_stops_the_policys_game():
     played = onrun.play_policy(onrun.deal(3, tiles=10).position, Limit(nodes=3))
     assert played.score is None and played.stats.stopped_by == "nodes" and len(played.line) == 3

@@ -541,14 +541,22 @@ def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:
     return ReplayResult.model_validate(_native.replay(*native, [m.native() for m in moves]))
 
 
-def play_policy(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None) -> PolicyResult:
+def play_policy(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
+                lookahead: bool = False, seed: int = 0) -> PolicyResult:
     """The fixed policy of the sampled answers (order hidden) played on a
     known deal: each turn the move the search tries first, seeing only the
     board and the tile drawn, never the tiles to come. On deals drawn at
-    random its mean score is a lower bound on the value with the order hidden."""
+    random its mean score is a lower bound on the value with the order
+    hidden. ``lookahead``: a stronger policy, as blind to the order, about
+    30 s a full game: each turn two orders of the tiles left, shuffled by
+    ``seed``, solved with the order known under 5,000 nodes each, and the
+    first move of the better lines played."""
     p = load_position(position)
     _co_op_only(p, "the policy")
-    return PolicyResult.model_validate(_native.policy(*p.native(), *(limit or Limit()).native(), control))
+    if not 0 <= seed < 2**64:
+        raise InvalidPositionError(f"seed must be 0..2**64-1, got {seed}")
+    return PolicyResult.model_validate(_native.policy(*p.native(), *(limit or Limit()).native(), control, lookahead,
+                                                      seed))
 
 
 def _contest_replay(p: Position, moves: list[Move]) -> ReplayResult:

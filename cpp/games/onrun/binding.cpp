@@ -338,12 +338,13 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
 
   m.def(
       "policy",
-      [](POSITION_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control) {
+      [](POSITION_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control,
+         bool lookahead, uint64_t seed) {
         PolicyGame r;
         {
           py::gil_scoped_release release;
           const Game game(make_spec(tiles, edge, supply, next, rest));
-          r = play_policy(game, make_limits(max_nodes, max_seconds, max_memory_mb), control);
+          r = play_policy(game, make_limits(max_nodes, max_seconds, max_memory_mb), control, lookahead, seed);
         }
         py::dict d;
         d["score"] = r.score < 0 ? py::none() : py::object(py::int_(r.score));
@@ -352,8 +353,9 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
         return d;
       },
       POSITION_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
-      py::arg("control") = nullptr,
-      "The sampled answers' fixed policy played on the deal, seeing each tile only when drawn.");
+      py::arg("control") = nullptr, py::arg("lookahead") = false, py::arg("seed") = 0,
+      "The sampled answers' fixed policy (or the lookahead policy) played on the deal, seeing each tile only "
+      "when drawn.");
 
   m.def(
       "hidden_check",

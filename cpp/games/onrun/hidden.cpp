@@ -53,35 +53,110 @@ Share share_of(double sum, double sum_squares, uint64_t n) {
   return {n ? sum / static_cast<double>(n) : 0.0, low, high};
 }
 
+// The fixed policy's move at `s` of `blind` (a game whose keys, the
+// admissible bound after each move, do not read the tiles to come, or the
+// policy would not be one of the hidden game). Classes, as the search lists
+// them: the first move of the best key is the first outcome of the best class.
+Move fixed_policy_move(const Game& blind, const State& s, std::vector<Game::MoveClass>& moves,
+                       std::vector<Game::MoveKey>& keys) {
+  moves.clear();
+  bool truncated = false;
+  blind.move_classes(s, moves, &truncated);
+  blind.move_keys(s, moves, keys);
+  size_t best = 0;
+  for (size_t i = 1; i < moves.size(); ++i)
+    if (keys[i].before(keys[best])) best = i;
+  Move chosen = moves[best].move;
+  if (moves[best].to_edge >= 0) blind.class_outcomes(s, moves[best], [&](const Move& m) {
+    chosen = m;
+    return false;
+  });
+  return chosen;
+}
+
 // The policy's game on `budget` (see play_policy), the moves into `line`
 // when it is not null; -1 once the budget stops it.
 int policy_score(const Game& seen, Budget& budget, std::vector<Move>* line) {
-  // Its keys (the admissible bound after each move) must not read the
-  // tiles to come, or the policy would not be one of the hidden game.
   const Game game = seen.blind_to_rest();
   State s = game.initial();
-  // Classes, as the search lists them: the first move of the best key is
-  // the first outcome of the best class.
   std::vector<Game::MoveClass> moves;
   std::vector<Game::MoveKey> keys;
   while (!game.final(s)) {
     if (!budget.spend()) return -1;
-    moves.clear();
-    bool truncated = false;
-    game.move_classes(s, moves, &truncated);
-    game.move_keys(s, moves, keys);
-    size_t best = 0;
-    for (size_t i = 1; i < moves.size(); ++i)
-      if (keys[i].before(keys[best])) best = i;
-    Move chosen = moves[best].move;
-    if (moves[best].to_edge >= 0) game.class_outcomes(s, moves[best], [&](const Move& m) {
-      chosen = m;
-      return false;
-    });
+    const Move chosen = fixed_policy_move(game, s, moves, keys);
     if (line) line->push_back(chosen);
     s = game.apply(s, chosen);
   }
   return game.score(s);
+}
+
+// The lookahead policy's cost a turn: this many orders of the tiles to
+// come, each solved with the order known under this many nodes
+// (docs/benchmarks.md, "A policy that looks ahead").
+constexpr int kLookaheadOrders = 2;
+constexpr uint64_t kLookaheadNodes = 5000;
+
+// The lookahead policy's game (see play_policy); its known-order solves'
+// nodes go to `inner_nodes`, counted against the same limit.
+int lookahead_score(const Game& seen, Budget& budget, Control* control, uint64_t seed, std::vector<Move>* line,
+                    uint64_t& inner_nodes) {
+  const Game blind = seen.blind_to_rest();
+  const Limits& limits = budget.limits();
+  Rng rng(seed);
+  State s = seen.initial();
+  std::vector<Game::MoveClass> moves;
+  std::vector<Game::MoveKey> keys;
+  std::vector<NewTile> rest;
+  std::vector<std::pair<Move, int>> votes;  // a first move, and the objectives + 1 of the lines starting with it
+  while (!seen.final(s)) {
+    if (!budget.spend()) return -1;
+    PositionSpec spec = seen.to_spec(s);
+    votes.clear();
+    for (int k = 0; k < kLookaheadOrders; ++k) {
+      // The player knows the tile drawn and which tiles are left, not their
+      // order: they are sorted before the shuffle, so that the moves are a
+      // function of what the player sees (and the seed) alone.
+      rest.assign(spec.deal_rest.begin() + 1, spec.deal_rest.end());
+      std::sort(rest.begin(), rest.end(),
+                [](const NewTile& a, const NewTile& b) { return a.n != b.n ? a.n < b.n : a.spaces < b.spaces; });
+      rng.shuffle(rest);
+      std::copy(rest.begin(), rest.end(), spec.deal_rest.begin() + 1);
+      const uint64_t used = budget.nodes() + inner_nodes;
+      if (used >= limits.max_nodes) {
+        budget.stop(StopReason::kNodes);
+        return -1;
+      }
+      Limits inner = limits;
+      inner.max_nodes = std::min(kLookaheadNodes, limits.max_nodes - used);
+      inner.max_seconds = std::max(0.0, limits.max_seconds - budget.seconds());
+      inner.max_memory_mb = std::min<uint64_t>(limits.max_memory_mb, 16);
+      const Game order(spec);
+      const SolveResult r = solve(order, order.initial(), inner, control);
+      inner_nodes += r.stats.nodes;
+      if (!r.exact && r.stats.stopped_by != StopReason::kNodes) {
+        budget.stop(r.stats.stopped_by);
+        return -1;
+      }
+      if (r.line.empty()) continue;
+      auto same = std::find_if(votes.begin(), votes.end(), [&](const auto& v) {
+        return !canonical_less(v.first, r.line[0]) && !canonical_less(r.line[0], v.first);
+      });
+      if (same == votes.end()) votes.emplace_back(r.line[0], 0), same = votes.end() - 1;
+      same->second += r.lower + 1;
+    }
+    Move chosen;
+    if (votes.empty()) {
+      chosen = fixed_policy_move(blind, s, moves, keys);
+    } else {
+      const auto best = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second < b.second : canonical_less(b.first, a.first);
+      });
+      chosen = best->first;
+    }
+    if (line) line->push_back(chosen);
+    s = seen.apply(s, chosen);
+  }
+  return seen.score(s);
 }
 
 // One game's sampled bounds, a deal at a time: the hint advances several
@@ -199,11 +274,13 @@ uint64_t sample_side_by_side(const std::vector<HiddenGame>& games, Budget& budge
 
 }  // namespace
 
-PolicyGame play_policy(const Game& game, const Limits& limits, Control* control) {
+PolicyGame play_policy(const Game& game, const Limits& limits, Control* control, bool lookahead, uint64_t seed) {
   PolicyGame r;
   Budget budget(limits, control, kPollEvery);
-  r.score = policy_score(game, budget, &r.line);
-  r.stats.nodes = budget.nodes();
+  uint64_t inner_nodes = 0;
+  r.score = lookahead ? lookahead_score(game, budget, control, seed, &r.line, inner_nodes)
+                      : policy_score(game, budget, &r.line);
+  r.stats.nodes = budget.nodes() + inner_nodes;
   r.stats.seconds = budget.seconds();
   r.stats.stopped_by = budget.reason();
   if (budget.control()) budget.poll();

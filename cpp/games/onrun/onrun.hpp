@@ -463,7 +463,13 @@ struct PolicyGame {
   std::vector<Move> line;  // the moves played
   SearchStats stats;
 };
-PolicyGame play_policy(const Game& game, const Limits& limits, Control* control);
+// With `lookahead`, a stronger policy, blind to the order too: each turn it
+// shuffles the tiles to come (the drawn one first) twice by `seed`, solves
+// each order with it known under 5,000 nodes, and plays the first move of
+// the lines found, a line counting its objective + 1 (the fixed policy's
+// move when none is found). About 30 s a full game against milliseconds.
+PolicyGame play_policy(const Game& game, const Limits& limits, Control* control, bool lookahead = false,
+                       uint64_t seed = 0);
 
 // The exact search is tried when at most this many turns are left; past it
 // a full enumeration is hopeless (the pools of a full game have 10^30 orders
