@@ -362,6 +362,17 @@ def test_the_lookahead_policy_plays_blind_and_beats_the_fixed_one():
     assert (looked, fixed) == (104, 32)
 
 
+def test_the_analysis_can_bound_the_value_from_below_by_the_lookahead_policy():
+    """With lookahead, each deal's policy game is the lookahead policy's,
+    seeded by the deal's seed; the result says which policy it was."""
+    a = onrun.analyse(3, tiles=12, pawns=2, seed=1, limit=Limit(nodes=200_000), workers=1, lookahead=True)
+    assert a.lookahead and not onrun.analyse(1, tiles=12, pawns=2, seed=1, workers=1).lookahead
+    for r in a.results:
+        position = onrun.deal(r.seed, tiles=12, supply=[2] * 4).position
+        assert r.policy_score == onrun.play_policy(position, lookahead=True, seed=r.seed).score, r.seed
+    assert a.policy_mean == sum(r.policy_score for r in a.results) / 3
+
+
 def test_a_limit_stops_the_policys_game():
     played = onrun.play_policy(onrun.deal(3, tiles=10).position, Limit(nodes=3))
     assert played.score is None and played.stats.stopped_by == "nodes" and len(played.line) == 3

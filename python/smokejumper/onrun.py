@@ -630,6 +630,7 @@ class Analysis(BatchCounts):
     tiles: int
     pawns: int = Field(description="Pawns of each colour in the supply")
     seed: int = Field(description="The first deal's seed; deals are seed .. seed+deals-1")
+    lookahead: bool = Field(description="The lower side's policy is the lookahead policy, not the fixed one")
     exact: int = Field(description="Deals whose best score was proved")
     best_scores: list[ScoreCount] = Field(description="The proved best scores, how many deals each")
     found_scores: tuple[int, int, int] = Field(
@@ -642,8 +643,9 @@ class Analysis(BatchCounts):
                     "value itself. Exact per deal only where every deal was proved")
     policy_mean: float = Field(
         description="LOWER bound: the mean over these deals of the fixed policy's score (the sampled answers' "
-                    "policy, each deal's tiles seen only when drawn; a game a limit stopped counts 0): an "
-                    "estimate of a lower bound on the value with the order hidden")
+                    "policy; with lookahead, the lookahead policy's; each deal's tiles seen only when drawn; a "
+                    "game a limit stopped counts 0): an estimate of a lower bound on the value with the order "
+                    "hidden")
     policy_interval95: tuple[float, float] = Field(
         description="95% interval (normal approximation) on the policy's mean, the lower bound")
     policy_stopped: int = Field(description="Deals whose policy game a limit stopped (each counted as 0)")
@@ -663,10 +665,12 @@ def _mean_interval(values: Sequence[int], side: int) -> float:
 
 def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 1, limit: Limit | None = None,
             workers: int | None = None, progress: Callable[[int, int], None] | None = None,
-            control: Control | None = None, client: Any = None) -> Analysis:
+            control: Control | None = None, client: Any = None, lookahead: bool = False) -> Analysis:
     """Solve the deals of seeds ``seed .. seed+deals-1`` (:func:`deal`, the
     first ``tiles`` of the box, ``pawns`` of each colour), each under
-    ``limit``, and play each with :func:`play_policy` under the same limit,
+    ``limit``, and play each with :func:`play_policy` under the same limit
+    (``lookahead``: its lookahead policy, seeded by the deal's seed; about
+    30 s a full game, so give a full deal a minute or its game stops),
     on ``workers`` threads (default: every core) or on the Dask cluster of
     ``client``. Results are in seed order whatever the engine."""
     seed_range = _batch.seeds(deals, seed, "deals")
@@ -681,7 +685,7 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
         r = _batch.searched(cache, "onrun", "solve", limit, control, position=position)
         # The deal's own order is the policy's draws: drawn from the seed and
         # paired with the solve, so its score is at most the deal's best.
-        policy = play_policy(position, limit, control=control)
+        policy = play_policy(position, limit, control=control, lookahead=lookahead, seed=deal_seed)
         return DealScore(seed=deal_seed, verdict=r.verdict, best_score=r.best_score,
                          lower_score=r.score_bounds[0], upper_score=r.score_bounds[1], policy_score=policy.score,
                          nodes=r.stats.nodes, seconds=r.stats.seconds, stopped_by=r.stats.stopped_by)
@@ -697,7 +701,8 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
     policy_interval = (max(0.0, _mean_interval(policy, -1)), _mean_interval(policy, +1))
     clairvoyant_interval = (max(0.0, _mean_interval(lows, -1)), _mean_interval(highs, +1))
     return Analysis(
-        deals=deals, tiles=tiles, pawns=pawns, seed=seed, **t.counts(wall, threads), exact=len(proved),
+        deals=deals, tiles=tiles, pawns=pawns, seed=seed, lookahead=lookahead, **t.counts(wall, threads),
+        exact=len(proved),
         best_scores=[ScoreCount(score=v, deals=proved.count(v)) for v in sorted(set(proved))],
         found_scores=(min(lows), int(statistics.median_low(lows)), max(lows)),
         clairvoyant_bounds=(statistics.fmean(lows), statistics.fmean(highs)),
@@ -757,6 +762,8 @@ AnalyseRequest = request(
     pawns=(int, Field(12, ge=0, le=MAX_PAWNS_PER_COLOR, description="pawns of each colour in the supply")),
     seed=(int, Field(1, ge=0, lt=2**64, description="the first deal's seed")),
     workers=(int | None, Field(None, ge=1, le=_batch.MAX_WORKERS, description="threads (default: every core)")),
+    lookahead=(bool, Field(False, description="the lower side by the lookahead policy (about 30 s a full game: "
+                                              "give each deal a minute), not the fixed one")),
     limit=(LimitRequest | None, Field(None, description="For each deal, not for the whole run")))
 
 
@@ -865,7 +872,8 @@ def _analyse_text(_request: object, r: Analysis) -> str:
     return "\n".join([
         text, f"best score proved on {r.exact} of {r.deals} deals: {scores}",
         f"scores of the lines found: min {lo}, median {mid}, max {hi}",
-        f"policy mean (a lower bound on play with the order hidden): {r.policy_mean:,.1f}{stopped}; "
+        f"{'lookahead ' if r.lookahead else ''}policy mean (a lower bound on play with the order hidden): "
+        f"{r.policy_mean:,.1f}{stopped}; "
         f"95% interval [{plo:,.1f}, {phi:,.1f}]",
         f"clairvoyant mean (an upper bound on play with the order hidden): between {blo:,.1f} and {bhi:,.1f} "
         f"on these deals; 95% interval [{ilo:,.1f}, {ihi:,.1f}]",
@@ -909,7 +917,7 @@ GAME = Game(
                   "batch", AnalyseRequest, Analysis,
                   lambda q, limit, control, progress, client=None: analyse(
                       q.deals, tiles=q.tiles, pawns=q.pawns, seed=q.seed, limit=limit, workers=q.workers,
-                      progress=progress, control=control, client=client),
+                      progress=progress, control=control, client=client, lookahead=q.lookahead),
                   _analyse_text, chunked=True, seed_search="solve"),
     ),
 )
