@@ -488,9 +488,13 @@ def solve(position: PositionLike, limit: Limit | None = None, *, control: Contro
                                                    spread, beams))
 
 
-def _check_sampling(seed: int, samples: int) -> None:
+def _check_seed(seed: int) -> None:
     if not 0 <= seed < 2**64:
         raise InvalidPositionError(f"seed must be 0..2**64-1, got {seed}")
+
+
+def _check_sampling(seed: int, samples: int) -> None:
+    _check_seed(seed)
     if not 1 <= samples <= MAX_SAMPLES:
         raise InvalidPositionError(f"samples must be 1..{MAX_SAMPLES}, got {samples}")
 
@@ -553,8 +557,7 @@ def play_policy(position: PositionLike, limit: Limit | None = None, *, control: 
     first move of the better lines played."""
     p = load_position(position)
     _co_op_only(p, "the policy")
-    if not 0 <= seed < 2**64:
-        raise InvalidPositionError(f"seed must be 0..2**64-1, got {seed}")
+    _check_seed(seed)
     return PolicyResult.model_validate(_native.policy(*p.native(), *(limit or Limit()).native(), control, lookahead,
                                                       seed))
 
@@ -591,8 +594,7 @@ def deal(seed: int, *, tiles: int = BOX_TILES, supply: Sequence[int] = (12, 12, 
     """The first ``tiles`` tiles of the 43-tile box shuffled by ``seed`` (a
     full game: 43), as a position from the start; ``players`` 2-4: the
     competitive game (its first 2-4 tiles are the start)."""
-    if not 0 <= seed < 2**64:
-        raise InvalidPositionError(f"seed must be 0..2**64-1, got {seed}")
+    _check_seed(seed)
     if not 2 <= tiles <= BOX_TILES:
         raise InvalidPositionError(f"tiles must be 2..{BOX_TILES}, got {tiles}")
     drawn = [{"n": n, "spaces": s} for n, s in _native.deal(seed, tiles)]

@@ -117,8 +117,7 @@ int lookahead_score(const Game& seen, Budget& budget, Control* control, uint64_t
       // order: they are sorted before the shuffle, so that the moves are a
       // function of what the player sees (and the seed) alone.
       rest.assign(spec.deal_rest.begin() + 1, spec.deal_rest.end());
-      std::sort(rest.begin(), rest.end(),
-                [](const NewTile& a, const NewTile& b) { return a.n != b.n ? a.n < b.n : a.spaces < b.spaces; });
+      std::sort(rest.begin(), rest.end(), [](const NewTile& a, const NewTile& b) { return kind_of(a) < kind_of(b); });
       rng.shuffle(rest);
       std::copy(rest.begin(), rest.end(), spec.deal_rest.begin() + 1);
       const uint64_t used = budget.nodes() + inner_nodes;
