@@ -5,6 +5,7 @@ screenshot of each view at each width."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -55,6 +56,17 @@ def edit_answers(page, path: str, change) -> None:
         change(body)
         route.fulfill(response=response, json=body)
     page.route(f"**{path}", handle)
+
+
+def delay_answers(page, path: str, ms: int) -> None:
+    """Requests to ``path`` held ``ms`` in the page before they go: a slow
+    network, under which a test that acts before an answer is back fails."""
+    page.add_init_script(f"""
+      const send = window.fetch;
+      window.fetch = async (url, options) => {{
+        if (String(url).includes({json.dumps(path)})) await new Promise((done) => setTimeout(done, {int(ms)}));
+        return send(url, options);
+      }};""")
 
 
 def hint_rows(page, view, rows: str):

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from page_support import SELECTED, assert_fits, button, edit_answers, expect, view_of
+from page_support import SELECTED, assert_fits, button, delay_answers, edit_answers, expect, view_of
 from smokejumper.games import registered
 
 # The view came before its game: it runs once the engine registers it (issue 18).
@@ -29,6 +29,10 @@ def new_level_1_game(page, seed: int):
     view.get_by_label("Level").select_option("1")
     view.locator("[data-ref=seed]").fill(str(seed))
     button(view, "New game").click()
+    # The page deals a game of its own on load, also at its set-up hawk: the
+    # button back (not "Dealing…") is what says this game is the one asked for.
+    # A click on a move before that is dropped, as the page is busy.
+    expect(button(view, "New game")).to_be_enabled()
     expect(decision(view)).to_have_text("setup_hawk")
     return view
 
@@ -150,6 +154,9 @@ def test_a_picked_hawk_card_with_nothing_listed_is_arranged_and_the_die_is_shown
             body["unlisted"][0]["move"] = {"type": "pick", "card": "hawks_3", "hawks": [], "take": []}
 
     edit_answers(page, "/v1/firetower/apply", only_the_family)
+    # Deals answered slowly, as on a phone: the move must not be clicked
+    # while the page, still busy dealing, would drop the click.
+    delay_answers(page, "/v1/firetower/new", 1000)
     view = new_level_1_game(page, 1)
     view.locator(".ft-moves li").first.click()
     expect(view.locator(".ft-die")).to_contain_text("die S")  # seed 1's wind step rolls S
