@@ -224,6 +224,52 @@ def test_the_search_tries_every_move_once_by_its_key_then_in_canonical_order():
     assert same >= compared, f"the keys equal their children's bounds only {same} times in {compared} turns"
 
 
+def evacuation_class(position: dict, move: dict) -> tuple | None:
+    """An evacuation's class: its place and number, the pawns it moves and
+    those it sends to the edge (to a cell without a tile once it is placed)."""
+    if move["action"]["kind"] != "evacuate":
+        return None
+    on_tiles = {(t["q"], t["r"]) for t in position.get("tiles", [])} | {tuple(move["place"])}
+    to = [tuple(c) for c in move["action"]["to"]]
+    return tuple(move["place"]), move["action"]["number"], len(to), sum(c not in on_tiles for c in to)
+
+
+def test_a_class_s_outcomes_found_one_at_a_time_are_the_listing_s():
+    """The search finds a class's outcomes one at a time, in canonical
+    order, from candidates in cell order that the flow test keeps (so that
+    a beam that wants the first pays for no more); the listing sorts every
+    assignment's outcome instead. On turns of full deals played into at
+    random (most of them with several groups of a number), the two must be
+    the same moves, and each class's in canonical order."""
+    compared = several = 0
+    deals = max(4, CASES // 100)
+    for seed in range(deals):
+        rng = random.Random(seed)
+        position = onrun.deal(1000 + seed).position.model_dump(mode="json", exclude_none=True)
+        while True:
+            try:
+                check = onrun.check(position)
+            except onrun.InvalidPositionError:  # a turn past the listing's cap ends the walk
+                break
+            if check.status != "ongoing":
+                break
+            listed = sorted(json.dumps(dump(x), sort_keys=True) for c in check.moves for x in [c.move, *c.equivalent])
+            if len(listed) <= 3000:
+                tried = [m for m, _ in onrun.search_order(position)]
+                assert sorted(json.dumps(m, sort_keys=True) for m in tried) == listed, position
+                classes = [evacuation_class(position, m) for m in tried]
+                for k in range(len(tried) - 1):
+                    if classes[k] is not None and classes[k] == classes[k + 1]:
+                        assert tried[k]["action"]["to"] < tried[k + 1]["action"]["to"], (position, tried[k], tried[k + 1])
+                compared += 1
+                several += several_sources(ref.load(position))
+            moves = [c.move for c in check.moves]
+            tiles = [m for m in moves if m.action.kind == "tile"]
+            move = rng.choice(tiles) if tiles and rng.random() < 0.7 else rng.choice(moves)
+            position = onrun.replay(position, [move]).position.model_dump(mode="json", exclude_none=True)
+    assert compared >= 30 * deals and several >= compared // 4, (compared, several)
+
+
 def test_pawns_are_conserved_tiles_hold_their_spaces_and_evacuations_are_maximal(cases):
     evacuations = 0
     for position in cases[:400]:

@@ -696,7 +696,8 @@ bool evacuation_of(const State& s, const Lookup& look, const std::array<int8_t, 
 // source i) to their destinations (at most take[j] into destination j):
 // augmenting paths one pawn at a time (a source that cannot send a pawn
 // now never can later), moving pawns already placed to make way.
-int most_moved(const Evacuation& e, const std::vector<int>& give, const std::vector<int>& take) {
+template <class Amounts>
+int most_moved(const Evacuation& e, const std::vector<int>& give, const Amounts& take) {
   const size_t ns = give.size(), nd = take.size();
   std::vector<std::vector<int>> flow(ns, std::vector<int>(nd, 0));
   std::vector<int> got(nd, 0);
@@ -734,7 +735,8 @@ int most_moved(const Evacuation& e, const std::vector<int>& give, const std::vec
 // fillable from the sources, and the sources that must send all must be
 // able to, within x; when both can be done, one assignment does both (the
 // Mendelsohn-Dulmage theorem, a pawn and a place being a vertex each).
-bool is_outcome(const Evacuation& e, const std::vector<int>& x) {
+template <class Amounts>
+bool is_outcome(const Evacuation& e, const Amounts& x) {
   std::vector<int> must(e.k.size(), 0);
   int listed = 0, required = 0;
   for (int j : x) listed += j;
@@ -751,19 +753,22 @@ void cells_of(const Evacuation& e, const std::vector<uint8_t>& x, InlineVector<C
     for (int a = 0; a < x[r]; ++a) to.push_back(e.dest[r]);
 }
 
-// One source's outcomes that send `to_edge` of `moved` pawns to the edge
-// (all of them with `to_edge` < 0), in canonical order, to `emit`, which
-// gets the pawns per destination and returns false to stop. Every outcome
-// moves the same pawns, the least of the source's and its destinations'
-// room (a pawn goes back only when every destination is full). So the
-// outcomes come straight in canonical order (ascending `to`) when the
-// destinations are taken in cell order, each as full as it can be first;
-// a branch that cannot place its pawns in the room after it is never
-// entered, and nothing is sorted. `spend` is called at every step and
-// returns false to stop.
-template <class Emit, class Spend>
-void one_source_outcomes(const Evacuation& e, int moved, int to_edge, Emit&& emit, Spend&& spend) {
-  const std::vector<int>& ranked = e.by_cell;  // every destination is the one source's
+// The outcomes that send `to_edge` of `moved` pawns to the edge (any
+// number with `to_edge` < 0), in canonical order, to `emit`, which gets
+// the pawns per destination and returns false to stop. The candidates come
+// straight in canonical order (ascending `to`) when the destinations are
+// taken in cell order, each as full as it can be first; a branch that
+// cannot place its pawns in the room after it is never entered, and
+// nothing is sorted. `valid` tells the outcomes among the candidates: with
+// one source every candidate of the right count is one (every outcome
+// moves the least of the source's and its destinations' room: a pawn goes
+// back only when every destination is full); with several, is_outcome
+// decides. So a caller that wants the first outcome pays for the
+// candidates before it, not for every outcome. `spend` is called at every
+// step and returns false to stop.
+template <class Valid, class Emit, class Spend>
+void outcomes_in_order(const Evacuation& e, int moved, int to_edge, Valid&& valid, Emit&& emit, Spend&& spend) {
+  const std::vector<int>& ranked = e.by_cell;
   const size_t n = ranked.size();
   std::vector<int> room_after(n + 1, 0), edges_after(n + 1, 0);
   for (size_t p = n; p-- > 0;) {
@@ -786,7 +791,7 @@ void one_source_outcomes(const Evacuation& e, int moved, int to_edge, Emit&& emi
       return;
     }
     if (left == 0) {
-      if (!emit(x)) stop = true;
+      if (valid(x) && !emit(x)) stop = true;
       return;
     }
     const int j = ranked[pos];
@@ -837,10 +842,10 @@ void fill_destination(const Evacuation& e, int j, int left, std::vector<uint8_t>
   }
 }
 
-// The distinct outcomes in canonical order; only those moving `moved`
-// pawns, `to_edge` of them to the edge, unless `moved` < 0.
+// Every distinct outcome, in canonical order (the listing's; the search
+// takes a class's one at a time from outcomes_in_order).
 template <class Spend>
-std::vector<OutcomeKey> several_sources_outcomes(const Evacuation& e, int moved, int to_edge, Spend&& spend) {
+std::vector<OutcomeKey> several_sources_outcomes(const Evacuation& e, Spend&& spend) {
   const size_t m = e.sources.size();
   const std::vector<std::vector<int>>& of = e.of;
   std::vector<uint8_t> x(e.dest.size(), 0);
@@ -849,8 +854,7 @@ std::vector<OutcomeKey> several_sources_outcomes(const Evacuation& e, int moved,
   std::vector<size_t> last_source(e.dest.size(), 0);  // the last group that can send to each destination
   for (size_t si = 0; si < m; ++si)
     for (int j : of[si]) last_source[j] = si;
-  const bool every_class = moved < 0;
-  int sent_before = 0, edges = 0;  // pawns sent by the groups done; pawns at edge destinations
+  int edges = 0;  // counted by fill_destination, not needed here
   bool cut = false;
   auto maximal = [&]() {
     for (size_t si = 0; si < m; ++si) {
@@ -862,9 +866,8 @@ std::vector<OutcomeKey> several_sources_outcomes(const Evacuation& e, int moved,
   };
   auto rec = [&](auto&& self, size_t si, size_t pos, int left) -> void {
     if (cut || (cut = !spend())) return;
-    if (!every_class && (edges > to_edge || sent_before + (si < m ? e.k[si] - left : 0) > moved)) return;
     if (si == m) {
-      if (!maximal() || (!every_class && (sent_before != moved || edges != to_edge))) return;
+      if (!maximal()) return;
       OutcomeKey& key = keys.emplace_back(OutcomeKey{});
       int byte = 0;
       for (size_t rank = 0; rank < e.by_cell.size(); ++rank)
@@ -879,10 +882,8 @@ std::vector<OutcomeKey> several_sources_outcomes(const Evacuation& e, int moved,
         for (int j : of[si])
           if (x[j] < e.cap[j] && last_source[j] == si) return;
       sent[si] = e.k[si] - left;
-      sent_before += sent[si];
       const size_t nsi = si + 1;
       self(self, nsi, 0, nsi < m ? e.k[nsi] : 0);
-      sent_before -= sent[si];
       return;
     }
     fill_destination(e, of[si][pos], left, x, edges, [&](int rest) { self(self, si, pos + 1, rest); });
@@ -1001,17 +1002,18 @@ void Game::evacuations(const State& s, int color, std::vector<Move>* out, Cell p
           new_class(moved, to_edge);
         continue;
       }
-      one_source_outcomes(e, moved, -1, [&](const std::vector<uint8_t>& x) {
-        cells_of(e, x, new_move().to);
-        return true;
-      }, spend);
+      outcomes_in_order(e, moved, -1, [](const std::vector<uint8_t>&) { return true; },
+                        [&](const std::vector<uint8_t>& x) {
+                          cells_of(e, x, new_move().to);
+                          return true;
+                        }, spend);
       continue;
     }
     if (folded) {
       for (const auto& [moved, to_edge] : several_sources_classes(e, spend)) new_class(moved, to_edge);
       continue;
     }
-    for (const OutcomeKey& key : several_sources_outcomes(e, -1, -1, spend)) to_cells(e, key, new_move().to);
+    for (const OutcomeKey& key : several_sources_outcomes(e, spend)) to_cells(e, key, new_move().to);
   }
 }
 
@@ -1024,25 +1026,21 @@ bool Game::class_outcomes(const State& s, const MoveClass& c,
   if (!evacuation_of(placed, look, group, placed.next, c.move.number, e))
     throw InvalidInput("position: no evacuation class of number " + std::to_string(c.move.number) + " here");
   Move m = c.move;
-  if (e.sources.size() > 1) {
-    // Assignments that fail (not maximal, not of the class) are steps too:
-    // held to the listing's bound.
-    uint64_t work = 0;
-    const auto keys = several_sources_outcomes(e, c.moved, c.to_edge, [&] { return ++work <= kMaxEvacuationWork; });
-    for (const OutcomeKey& key : keys) {
-      m.to.clear();
-      to_cells(e, key, m.to);
-      if (!visit(m)) break;
-    }
-    return work <= kMaxEvacuationWork;
-  }
-  // Every step here leads to an outcome: no bound needed.
-  one_source_outcomes(e, c.moved, c.to_edge, [&](const std::vector<uint8_t>& x) {
+  auto give = [&](const std::vector<uint8_t>& x) {
     m.to.clear();
     cells_of(e, x, m.to);
     return visit(m);
-  }, [] { return true; });
-  return true;
+  };
+  if (e.sources.size() == 1) {
+    // Every step here leads to an outcome: no bound needed.
+    outcomes_in_order(e, c.moved, c.to_edge, [](const std::vector<uint8_t>&) { return true; }, give, [] { return true; });
+    return true;
+  }
+  // Candidates that are not outcomes are steps too: held to the listing's bound.
+  uint64_t work = 0;
+  outcomes_in_order(e, c.moved, c.to_edge, [&](const std::vector<uint8_t>& x) { return is_outcome(e, x); }, give,
+                    [&] { return ++work <= kMaxEvacuationWork; });
+  return work <= kMaxEvacuationWork;
 }
 
 State Game::act(const State& placed, const Move& m, TurnReport* report) const {
