@@ -477,18 +477,28 @@ int Game::colour_cap(const PawnCounts& p, int k, int turns, int next) const {
 int Game::shared_out(const std::array<int, kColors>& cap, int room) const {
   // An edge area holds one pawn, and each tile still to come adds at most
   // one edge area: share those out, the fewest saved first (the greatest
-  // product under the caps).
-  std::array<int, kColors> saved{};
-  for (; room > 0; --room) {
-    int low = -1;
-    for (int k = 0; k < kColors; ++k)
-      if (in_play_[k] && saved[k] < cap[k] && (low < 0 || saved[k] < saved[low])) low = k;
-    if (low < 0) break;
-    ++saved[low];
+  // product under the caps). Filled as water: the smallest caps first,
+  // each colour held to its cap or to an equal share of the room left.
+  std::array<int, kColors> caps{};
+  int n = 0;
+  for (int k = 0; k < kColors; ++k) {
+    if (!in_play_[k]) continue;
+    int i = n++;  // insertion: ascending
+    for (; i > 0 && caps[i - 1] > cap[k]; --i) caps[i] = caps[i - 1];
+    caps[i] = cap[k];
   }
   int product = 1;
-  for (int k = 0; k < kColors; ++k)
-    if (in_play_[k]) product *= saved[k];
+  for (int i = 0; i < n; ++i) {
+    const int left = n - i, share = std::max(room, 0) / left;
+    if (caps[i] <= share) {
+      product *= caps[i];
+      room -= caps[i];
+      continue;
+    }
+    // The rest are above the share: each gets it, and the remainder one more each.
+    for (int j = 0; j < left; ++j) product *= share + (j < room % left ? 1 : 0);
+    break;
+  }
   return 2 * product + 1;
 }
 
