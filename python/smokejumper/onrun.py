@@ -552,7 +552,7 @@ def play_policy(position: PositionLike, limit: Limit | None = None, *, control: 
     board and the tile drawn, never the tiles to come. On deals drawn at
     random its mean score is a lower bound on the value with the order
     hidden. ``lookahead``: a stronger policy, as blind to the order, about
-    30 s a full game: each turn two orders of the tiles left, shuffled by
+    15 s a full game (9-40 s): each turn two orders of the tiles left, shuffled by
     ``seed``, solved with the order known under 5,000 nodes each, and the
     first move of the better lines played."""
     p = load_position(position)
@@ -672,7 +672,8 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
     first ``tiles`` of the box, ``pawns`` of each colour), each under
     ``limit``, and play each with :func:`play_policy` under the same limit
     (``lookahead``: its lookahead policy, seeded by the deal's seed; about
-    30 s a full game, so give a full deal a minute or its game stops),
+    15 s a full game and up to 40 s, so give a full deal a minute or its
+    game stops),
     on ``workers`` threads (default: every core) or on the Dask cluster of
     ``client``. Results are in seed order whatever the engine."""
     seed_range = _batch.seeds(deals, seed, "deals")
@@ -764,7 +765,7 @@ AnalyseRequest = request(
     pawns=(int, Field(12, ge=0, le=MAX_PAWNS_PER_COLOR, description="pawns of each colour in the supply")),
     seed=(int, Field(1, ge=0, lt=2**64, description="the first deal's seed")),
     workers=(int | None, Field(None, ge=1, le=_batch.MAX_WORKERS, description="threads (default: every core)")),
-    lookahead=(bool, Field(False, description="the lower side by the lookahead policy (about 30 s a full game: "
+    lookahead=(bool, Field(False, description="the lower side by the lookahead policy (about 15 s a full game, up to 40 s: "
                                               "give each deal a minute), not the fixed one")),
     limit=(LimitRequest | None, Field(None, description="For each deal, not for the whole run")))
 
