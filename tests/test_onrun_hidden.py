@@ -373,6 +373,22 @@ def test_the_analysis_can_bound_the_value_from_below_by_the_lookahead_policy():
     assert a.policy_mean == sum(r.policy_score for r in a.results) / 3
 
 
+def test_the_policy_s_game_is_a_line_found_too():
+    """The policy plays the deal's own order, so its game is a line of the
+    deal: where it scores more than the line the solve found in the same
+    limit (deal 6 here: 81 against 54; deal 5 the other way, 81 against
+    27), the deal's proved lower end is the policy's score."""
+    limit = Limit(nodes=180_000)
+    a = onrun.analyse(2, tiles=16, pawns=3, seed=5, limit=limit, workers=1, lookahead=True)
+    beaten = 0
+    for r in a.results:
+        solved = onrun.solve(onrun.deal(r.seed, tiles=16, supply=[3] * 4).position, limit).score_bounds[0]
+        assert r.policy_score is not None and r.lower_score == max(solved, r.policy_score), r
+        assert r.verdict == "win"
+        beaten += r.policy_score > solved
+    assert beaten == 1 and a.found_scores[2] == 81 and a.clairvoyant_bounds[0] == 81
+
+
 def test_a_limit_stops_the_policys_game():
     played = onrun.play_policy(onrun.deal(3, tiles=10).position, Limit(nodes=3))
     assert played.score is None and played.stats.stopped_by == "nodes" and len(played.line) == 3

@@ -607,7 +607,8 @@ class DealScore(BaseModel):
     verdict: Verdict = Field(description="win: some line wins (one was found); loss: proved none does")
     best_score: int | None = Field(description="The best final score, when proved")
     # Two columns, not a pair: a row is one line of a CSV table.
-    lower_score: int = Field(description="The score of the line found: a proved lower bound on the best")
+    lower_score: int = Field(description="The score of the best line found (the solve's, or the policy's game "
+                                         "when it scores more): a proved lower bound on the best")
     upper_score: int = Field(description="A proved upper bound on the best final score")
     policy_score: int | None = Field(
         description="The fixed policy's final score on this deal, seeing each tile only when drawn "
@@ -689,8 +690,13 @@ def analyse(deals: int, *, tiles: int = BOX_TILES, pawns: int = 12, seed: int = 
         # The deal's own order is the policy's draws: drawn from the seed and
         # paired with the solve, so its score is at most the deal's best.
         policy = play_policy(position, limit, control=control, lookahead=lookahead, seed=deal_seed)
-        return DealScore(seed=deal_seed, verdict=r.verdict, best_score=r.best_score,
-                         lower_score=r.score_bounds[0], upper_score=r.score_bounds[1], policy_score=policy.score,
+        # The policy's game is a line of the deal too, and may score more
+        # than the solve's (the lookahead policy often does on full deals);
+        # a score above 0 is a win (a lost game scores 0).
+        played = policy.score or 0
+        return DealScore(seed=deal_seed, verdict="win" if played > 0 else r.verdict, best_score=r.best_score,
+                         lower_score=max(r.score_bounds[0], played), upper_score=r.score_bounds[1],
+                         policy_score=policy.score,
                          nodes=r.stats.nodes, seconds=r.stats.seconds, stopped_by=r.stats.stopped_by)
 
     start = time.perf_counter()
