@@ -552,9 +552,9 @@ def play_policy(position: PositionLike, limit: Limit | None = None, *, control: 
     board and the tile drawn, never the tiles to come. On deals drawn at
     random its mean score is a lower bound on the value with the order
     hidden. ``lookahead``: a stronger policy, as blind to the order, about
-    15 s a full game (9-40 s): each turn two orders of the tiles left, shuffled by
-    ``seed``, solved with the order known under 5,000 nodes each, and the
-    first move of the better lines played."""
+    15 s a full game (9-40 s): each turn two orders of the tiles left,
+    shuffled by ``seed``, solved with the order known under 5,000 nodes
+    each, and the first move of the better lines played."""
     p = load_position(position)
     _co_op_only(p, "the policy")
     _check_seed(seed)
@@ -611,7 +611,7 @@ class DealScore(BaseModel):
                                          "when it scores more): a proved lower bound on the best")
     upper_score: int = Field(description="A proved upper bound on the best final score")
     policy_score: int | None = Field(
-        description="The fixed policy's final score on this deal, seeing each tile only when drawn "
+        description="The policy's (fixed or lookahead) final score on this deal, seeing each tile only when drawn "
                     "(null: a limit stopped its game)")
     nodes: int
     seconds: float
@@ -771,8 +771,8 @@ AnalyseRequest = request(
     pawns=(int, Field(12, ge=0, le=MAX_PAWNS_PER_COLOR, description="pawns of each colour in the supply")),
     seed=(int, Field(1, ge=0, lt=2**64, description="the first deal's seed")),
     workers=(int | None, Field(None, ge=1, le=_batch.MAX_WORKERS, description="threads (default: every core)")),
-    lookahead=(bool, Field(False, description="the lower side by the lookahead policy (about 15 s a full game, up to 40 s: "
-                                              "give each deal a minute), not the fixed one")),
+    lookahead=(bool, Field(False, description="the lower side by the lookahead policy (about 15 s a full game, "
+                                              "up to 40 s: give each deal a minute), not the fixed one")),
     limit=(LimitRequest | None, Field(None, description="For each deal, not for the whole run")))
 
 

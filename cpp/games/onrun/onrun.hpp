@@ -467,7 +467,8 @@ struct PolicyGame {
 // shuffles the tiles to come (the drawn one first) twice by `seed`, solves
 // each order with it known under 5,000 nodes, and plays the first move of
 // the lines found, a line counting its objective + 1 (the fixed policy's
-// move when none is found). About 15 s a full game (up to 40 s) against milliseconds.
+// move when none is found). About 15 s a full game (up to 40 s) against
+// milliseconds.
 PolicyGame play_policy(const Game& game, const Limits& limits, Control* control, bool lookahead = false,
                        uint64_t seed = 0);
 
