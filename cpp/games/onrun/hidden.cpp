@@ -106,18 +106,19 @@ int lookahead_score(const Game& seen, Budget& budget, Control* control, uint64_t
   State s = seen.initial();
   std::vector<Game::MoveClass> moves;
   std::vector<Game::MoveKey> keys;
-  std::vector<NewTile> rest;
+  std::vector<NewTile> left, rest;  // the tiles to come, sorted; one order of them
   std::vector<std::pair<Move, int>> votes;  // a first move, and the objectives + 1 of the lines starting with it
   while (!seen.final(s)) {
     if (!budget.spend()) return -1;
     PositionSpec spec = seen.to_spec(s);
+    // The player knows the tile drawn and which tiles are left, not their
+    // order: they are sorted before each shuffle, so that the moves are a
+    // function of what the player sees (and the seed) alone.
+    left.assign(spec.deal_rest.begin() + 1, spec.deal_rest.end());
+    std::sort(left.begin(), left.end(), [](const NewTile& a, const NewTile& b) { return kind_of(a) < kind_of(b); });
     votes.clear();
     for (int k = 0; k < kLookaheadOrders; ++k) {
-      // The player knows the tile drawn and which tiles are left, not their
-      // order: they are sorted before the shuffle, so that the moves are a
-      // function of what the player sees (and the seed) alone.
-      rest.assign(spec.deal_rest.begin() + 1, spec.deal_rest.end());
-      std::sort(rest.begin(), rest.end(), [](const NewTile& a, const NewTile& b) { return kind_of(a) < kind_of(b); });
+      rest = left;
       rng.shuffle(rest);
       std::copy(rest.begin(), rest.end(), spec.deal_rest.begin() + 1);
       const uint64_t used = budget.nodes() + inner_nodes;

@@ -706,8 +706,7 @@ bool evacuation_of(const State& s, const Lookup& look, const std::array<int8_t, 
 // source i) to their destinations (at most take[j] into destination j):
 // augmenting paths one pawn at a time (a source that cannot send a pawn
 // now never can later), moving pawns already placed to make way.
-template <class Amounts>
-int most_moved(const Evacuation& e, const std::vector<int>& give, const Amounts& take) {
+int most_moved(const Evacuation& e, const std::vector<int>& give, const std::vector<uint8_t>& take) {
   const size_t ns = give.size(), nd = take.size();
   std::vector<std::vector<int>> flow(ns, std::vector<int>(nd, 0));
   std::vector<int> got(nd, 0);
@@ -745,8 +744,7 @@ int most_moved(const Evacuation& e, const std::vector<int>& give, const Amounts&
 // fillable from the sources, and the sources that must send all must be
 // able to, within x; when both can be done, one assignment does both (the
 // Mendelsohn-Dulmage theorem, a pawn and a place being a vertex each).
-template <class Amounts>
-bool is_outcome(const Evacuation& e, const Amounts& x) {
+bool is_outcome(const Evacuation& e, const std::vector<uint8_t>& x) {
   std::vector<int> must(e.k.size(), 0);
   int listed = 0, required = 0;
   for (int j : x) listed += j;
@@ -1204,7 +1202,7 @@ bool Game::legal(const State& s, const Move& m, std::string* why) const {
       Evacuation e;
       if (!evacuation_of(placed, look, group, c, m.number, e))
         return fail("no pawn of colour " + std::to_string(c) + " stands on a tile numbered " + std::to_string(m.number));
-      std::vector<int> x(e.dest.size(), 0);
+      std::vector<uint8_t> x(e.dest.size(), 0);  // a destination holds 3 at most: checked at each pawn
       for (Cell to : m.to) {
         const auto j = std::find(e.dest.begin(), e.dest.end(), to) - e.dest.begin();
         if (j == static_cast<long>(e.dest.size()) || ++x[j] > e.cap[j])
