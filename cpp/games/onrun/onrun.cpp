@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <bitset>
 #include <cstring>
 #include <functional>
 #include <unordered_map>
@@ -708,20 +709,24 @@ bool evacuation_of(const State& s, const Lookup& look, const std::array<int8_t, 
 // now never can later), moving pawns already placed to make way.
 int most_moved(const Evacuation& e, const std::vector<int>& give, const std::vector<uint8_t>& take) {
   const size_t ns = give.size(), nd = take.size();
-  std::vector<std::vector<int>> flow(ns, std::vector<int>(nd, 0));
-  std::vector<int> got(nd, 0);
-  std::vector<char> seen(nd);
-  std::function<bool(size_t)> send = [&](size_t i) {
+  // Called at every step of a class's outcomes: the buffers are the
+  // thread's, so that a call does not allocate.
+  thread_local std::vector<int> flow, got;  // flow[i * nd + j]: source i's pawns in destination j
+  thread_local std::vector<char> seen;
+  flow.assign(ns * nd, 0);
+  got.assign(nd, 0);
+  seen.resize(nd);
+  auto send = [&](auto&& self, size_t i) -> bool {
     for (int j : e.of[i]) {
       if (seen[j]) continue;
       seen[j] = 1;
       if (got[j] < take[j]) {
-        ++got[j], ++flow[i][j];
+        ++got[j], ++flow[i * nd + j];
         return true;
       }
       for (size_t r = 0; r < ns; ++r)
-        if (flow[r][j] > 0 && send(r)) {  // r's pawn here goes elsewhere; i's takes its place
-          --flow[r][j], ++flow[i][j];
+        if (flow[r * nd + j] > 0 && self(self, r)) {  // r's pawn here goes elsewhere; i's takes its place
+          --flow[r * nd + j], ++flow[i * nd + j];
           return true;
         }
     }
@@ -731,7 +736,7 @@ int most_moved(const Evacuation& e, const std::vector<int>& give, const std::vec
   for (size_t i = 0; i < ns; ++i)
     for (int a = 0; a < give[i]; ++a) {
       std::fill(seen.begin(), seen.end(), 0);
-      if (!send(i)) break;
+      if (!send(send, i)) break;
       ++moved;
     }
   return moved;
@@ -767,15 +772,17 @@ void cells_of(const Evacuation& e, const std::vector<uint8_t>& x, InlineVector<C
 // straight in canonical order (ascending `to`) when the destinations are
 // taken in cell order, each as full as it can be first; a branch that
 // cannot place its pawns in the room after it is never entered, and
-// nothing is sorted. `valid` tells the outcomes among the candidates: with
-// one source every candidate of the right count is one (every outcome
-// moves the least of the source's and its destinations' room: a pawn goes
-// back only when every destination is full); with several, is_outcome
-// decides. So a caller that wants the first outcome pays for the
-// candidates before it, not for every outcome. `spend` is called at every
-// step and returns false to stop.
-template <class Valid, class Emit, class Spend>
-void outcomes_in_order(const Evacuation& e, int moved, int to_edge, Valid&& valid, Emit&& emit, Spend&& spend) {
+// nothing is sorted. With one source every candidate of the right count
+// is an outcome (every outcome moves the least of the source's and its
+// destinations' room: a pawn goes back only when every destination is
+// full). With `several`, is_outcome decides, and a branch is not entered
+// when no assignment from the sources gives the pawns placed so far (all
+// its candidates would fail; without this a class's first outcome could
+// take 10^6 candidates). So a caller that wants the first outcome pays
+// for the branches before it, not for every outcome. `spend` is called at
+// every step and returns false to stop.
+template <class Emit, class Spend>
+void outcomes_in_order(const Evacuation& e, int moved, int to_edge, bool several, Emit&& emit, Spend&& spend) {
   const std::vector<int>& ranked = e.by_cell;
   const size_t n = ranked.size();
   std::vector<int> room_after(n + 1, 0), edges_after(n + 1, 0);
@@ -799,7 +806,7 @@ void outcomes_in_order(const Evacuation& e, int moved, int to_edge, Valid&& vali
       return;
     }
     if (left == 0) {
-      if (valid(x) && !emit(x)) stop = true;
+      if ((!several || is_outcome(e, x)) && !emit(x)) stop = true;
       return;
     }
     const int j = ranked[pos];
@@ -807,6 +814,7 @@ void outcomes_in_order(const Evacuation& e, int moved, int to_edge, Valid&& vali
       const int rest_edges = edges - (e.at_edge[j] ? a : 0);
       if (!fits(pos + 1, left - a, rest_edges)) continue;
       x[j] = static_cast<uint8_t>(a);
+      if (several && a > 0 && most_moved(e, e.k, x) < moved - (left - a)) continue;
       self(self, pos + 1, left - a, rest_edges);
     }
     x[j] = 0;
@@ -906,7 +914,13 @@ std::vector<OutcomeKey> several_sources_outcomes(const Evacuation& e, Spend&& sp
 // outcomes fall in, ascending. A destination only one group reaches counts
 // for the class and for that group's being full by amount only, so each
 // group's own edge areas and own tile room are taken as two amounts, and
-// only destinations groups share are enumerated cell by cell.
+// only destinations groups share are enumerated cell by cell. The groups
+// are taken in turn, and what the groups after `si` can add depends only
+// on the shared destinations still open to them (their pawns, and whether
+// a group that kept pawns back needs them full): so the classes the rest
+// can add are kept per such state. Enumerating every assignment instead
+// took up to 10^6 steps on turns of 8 pawns in 4 groups, and most of a
+// search's time once the search walks its lines (docs/benchmarks.md).
 template <class Spend>
 std::vector<std::pair<int, int>> several_sources_classes(const Evacuation& e, Spend&& spend) {
   const size_t m = e.sources.size(), n = e.dest.size();
@@ -920,54 +934,84 @@ std::vector<std::pair<int, int>> several_sources_classes(const Evacuation& e, Sp
       if (reach[j] > 1) shared[si].push_back(j);
       else (e.at_edge[j] ? own_edges[si] : own_room[si]) += e.cap[j];
     }
-  std::vector<size_t> last_source(n, 0);
+  std::vector<size_t> first_source(n, m), last_source(n, 0);
+  for (size_t si = m; si-- > 0;)
+    for (int j : shared[si]) first_source[j] = si;
   for (size_t si = 0; si < m; ++si)
     for (int j : shared[si]) last_source[j] = si;
   int total = 0;
   for (int k : e.k) total += k;
-  std::vector<char> seen((total + 1) * (total + 1), 0);  // [moved][to_edge]
+  const int side = total + 1;  // a class (moved, to_edge) is bit moved * side + to_edge
+  using Classes = std::bitset<(kMaxPawnsPerColor + 1) * (kMaxPawnsPerColor + 1)>;
+  // Before group si, a shared destination some group before it and some
+  // group from it reach is open: its pawns so far, and whether a group that
+  // kept pawns back needs it full, are the state.
+  std::vector<std::vector<int>> open(m);
+  for (size_t si = 1; si < m; ++si)
+    for (size_t j = 0; j < n; ++j)
+      if (first_source[j] < si && last_source[j] >= si) open[si].push_back(static_cast<int>(j));
   std::vector<uint8_t> x(n, 0);
-  std::vector<bool> kept_back(m, false);
-  int moved = 0, edges = 0;
+  std::vector<int> needed(n, 0);  // groups kept back that need destination j full
+  std::unordered_map<uint64_t, Classes> memo;
+  // A state whose key would not fit in 64 bits is not kept (never met in
+  // play: it needs over 15 open destinations).
+  std::vector<bool> keyed(m, true);
+  for (size_t si = 0; si < m; ++si) {
+    double states = static_cast<double>(m);
+    for (int j : open[si]) states *= 2 * (e.cap[j] + 1);
+    keyed[si] = states < 0x1p63;
+  }
+  auto state_key = [&](size_t si) {
+    uint64_t key = si;
+    for (int j : open[si]) key = key * static_cast<uint64_t>(2 * (e.cap[j] + 1)) + 2 * x[j] + (needed[j] > 0);
+    return key;
+  };
   bool cut = false;
-  auto rec = [&](auto&& self, size_t si, size_t pos, int left) -> void {
-    if (cut || (cut = !spend())) return;
+  // The classes groups si.. can add (bit dm * side + de: dm pawns moved,
+  // de of them to the edge).
+  auto rest = [&](auto&& self, size_t si) -> Classes {
+    Classes out;
     if (si == m) {
-      for (size_t g = 0; g < m; ++g)
-        if (kept_back[g])
-          for (int j : shared[g])
-            if (x[j] < e.cap[j]) return;
-      seen[moved * (total + 1) + edges] = 1;
-      return;
+      out.set(0);
+      return out;
     }
-    if (pos == shared[si].size()) {
+    const uint64_t key = keyed[si] ? state_key(si) : 0;
+    if (keyed[si])
+      if (auto it = memo.find(key); it != memo.end()) return it->second;
+    int edges = 0;
+    auto fill = [&](auto&& fill_next, size_t pos, int left) -> void {
+      if (cut || (cut = !spend())) return;
+      if (pos < shared[si].size()) {
+        fill_destination(e, shared[si][pos], left, x, edges, [&](int after) { fill_next(fill_next, pos + 1, after); });
+        return;
+      }
       for (int to_edge = std::min(own_edges[si], left); to_edge >= 0; --to_edge)
         for (int to_room = std::min(own_room[si], left - to_edge); to_room >= 0; --to_room) {
           const int back = left - to_edge - to_room;
-          // Pawns kept back: the group's own destinations full, and a shared
-          // one that no later group can fill full already.
+          // Pawns kept back: the group's own destinations full, and its
+          // shared ones full by the end.
           if (back > 0 && (to_edge < own_edges[si] || to_room < own_room[si])) continue;
-          bool open = false;
           if (back > 0)
-            for (int j : shared[si]) open |= x[j] < e.cap[j] && last_source[j] == si;
-          if (open) continue;
-          kept_back[si] = back > 0;
-          moved += e.k[si] - back;
-          edges += to_edge;
-          const size_t nsi = si + 1;
-          self(self, nsi, 0, nsi < m ? e.k[nsi] : 0);
-          moved -= e.k[si] - back;
-          edges -= to_edge;
+            for (int j : shared[si]) ++needed[j];
+          bool unmet = false;  // a destination no later group reaches, needed full and not
+          for (int j : shared[si]) unmet |= last_source[j] == si && needed[j] > 0 && x[j] < e.cap[j];
+          if (!unmet) {
+            const Classes after = self(self, si + 1);
+            out |= after << ((e.k[si] - back) * side + edges + to_edge);
+          }
+          if (back > 0)
+            for (int j : shared[si]) --needed[j];
         }
-      return;
-    }
-    fill_destination(e, shared[si][pos], left, x, edges, [&](int rest) { self(self, si, pos + 1, rest); });
+    };
+    fill(fill, 0, e.k[si]);
+    if (keyed[si] && !cut) memo.emplace(key, out);
+    return out;
   };
-  rec(rec, 0, 0, e.k[0]);
+  const Classes all = rest(rest, 0);
   std::vector<std::pair<int, int>> out;
   for (int mv = 0; mv <= total; ++mv)
-    for (int te = 0; te <= total; ++te)
-      if (seen[mv * (total + 1) + te]) out.emplace_back(mv, te);
+    for (int te = 0; te <= mv; ++te)
+      if (all[mv * side + te]) out.emplace_back(mv, te);
   return out;
 }
 
@@ -1010,7 +1054,7 @@ void Game::evacuations(const State& s, int color, std::vector<Move>* out, Cell p
           new_class(moved, to_edge);
         continue;
       }
-      outcomes_in_order(e, moved, -1, [](const std::vector<uint8_t>&) { return true; },
+      outcomes_in_order(e, moved, -1, false,
                         [&](const std::vector<uint8_t>& x) {
                           cells_of(e, x, new_move().to);
                           return true;
@@ -1041,12 +1085,12 @@ bool Game::class_outcomes(const State& s, const MoveClass& c,
   };
   if (e.sources.size() == 1) {
     // Every step here leads to an outcome: no bound needed.
-    outcomes_in_order(e, c.moved, c.to_edge, [](const std::vector<uint8_t>&) { return true; }, give, [] { return true; });
+    outcomes_in_order(e, c.moved, c.to_edge, false, give, [] { return true; });
     return true;
   }
   // Candidates that are not outcomes are steps too: held to the listing's bound.
   uint64_t work = 0;
-  outcomes_in_order(e, c.moved, c.to_edge, [&](const std::vector<uint8_t>& x) { return is_outcome(e, x); }, give,
+  outcomes_in_order(e, c.moved, c.to_edge, true, give,
                     [&] { return ++work <= kMaxEvacuationWork; });
   return work <= kMaxEvacuationWork;
 }
