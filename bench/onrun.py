@@ -2,12 +2,12 @@
 tables: the best score on seeded small deals side by side (C++ against the
 Python reference, C++ with against without its bound), then seeded full
 deals (41 turns): the share decided exactly within the limit, median time,
-nodes/s, and the best line found against a depth-first search without the
-spread over the first moves; their endgames (k turns from the end) decided
-exactly with the bound against without it; the hint's lines with and
-without the beams; then the order hidden: the exact expected score on small pools
-(C++ against the Python brute force) and a full game's sampled bounds with
-their intervals; and peak memory.
+nodes/s, and the best line found against the solve without its walks,
+without its beams and depth-first only; their endgames (k turns from the
+end) decided exactly with the bound against without it; the hint's lines
+with and without the beams; then the order hidden: the exact expected
+score on small pools (C++ against the Python brute force) and a full
+game's sampled bounds with their intervals; and peak memory.
 
     .venv/bin/python bench/onrun.py [--seconds 60] [--deals 20] [--small 40] [--samples 64] [--quick]
 """
@@ -75,30 +75,34 @@ def full_deals(count: int, seconds: float) -> None:
 
 
 def spread_against_depth_first(results: list, seconds: float) -> None:
-    """The same deals solved without the beams (``beams=False``) and
-    depth-first from the start (``spread=False``): what the beams, and the
-    dive and the shares for every first move, are worth, at the run's limit
-    and at tight ones, where a share may be too thin to reach a leaf."""
+    """The same deals solved without the walks (``walks=False``), without
+    the beams (``beams=False``) and depth-first from the start
+    (``spread=False``): what the walks, the beams, and the dive and the
+    shares for every first move, are worth, at the run's limit and at
+    tight ones, where a share may be too thin to reach a leaf."""
     limits = sorted({0.2, 1.0, seconds})
-    print("\n### The best line found: solve, without its beams, and depth-first only (mean over the deals; "
-          "each deal's lines at the run's limit)\n")
-    print("| limit s | deals | solve | without the beams | depth-first only | solve / without the beams | "
-          "solve / depth-first | deals with no scoring line (solve / depth-first) | "
-          "lines, seed by seed (solve / without the beams / depth-first) |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    print("\n### The best line found: solve, without its walks, without its beams, and depth-first only (mean "
+          "over the deals; each deal's lines at the run's limit)\n")
+    print("| limit s | deals | solve | without the walks | without the beams | depth-first only | "
+          "solve / without the walks | solve / without the beams | solve / depth-first | "
+          "deals with no scoring line (solve / depth-first) | "
+          "lines, seed by seed (solve / without the walks / without the beams / depth-first) |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+
+    def lines(limit: float, **options: bool) -> list[int]:
+        return [onrun.solve(onrun.deal(seed).position, Limit(seconds=limit), **options).score_bounds[0]
+                for seed, _ in results]
+
     for limit in limits:
-        full = [r.score_bounds[0] if limit == seconds
-                else onrun.solve(onrun.deal(seed).position, Limit(seconds=limit)).score_bounds[0]
-                for seed, r in results]
-        no_beams = [onrun.solve(onrun.deal(seed).position, Limit(seconds=limit), beams=False).score_bounds[0]
-                    for seed, _ in results]
-        plain = [onrun.solve(onrun.deal(seed).position, Limit(seconds=limit), spread=False).score_bounds[0]
-                 for seed, _ in results]
-        lines = ", ".join(f"{seed}: {a}/{b}/{c}" for (seed, _), a, b, c in zip(results, full, no_beams, plain))
-        print(f"| {limit:g} | {len(results)} | {statistics.mean(full):.1f} | {statistics.mean(no_beams):.1f} | "
-              f"{statistics.mean(plain):.1f} | {sum(full) / max(sum(no_beams), 1):.2f}x | "
+        full = [r.score_bounds[0] for _, r in results] if limit == seconds else lines(limit)
+        no_walks, no_beams, plain = lines(limit, walks=False), lines(limit, beams=False), lines(limit, spread=False)
+        seeds = ", ".join(f"{seed}: {a}/{b}/{c}/{d}"
+                          for (seed, _), a, b, c, d in zip(results, full, no_walks, no_beams, plain))
+        print(f"| {limit:g} | {len(results)} | {statistics.mean(full):.1f} | {statistics.mean(no_walks):.1f} | "
+              f"{statistics.mean(no_beams):.1f} | {statistics.mean(plain):.1f} | "
+              f"{sum(full) / max(sum(no_walks), 1):.2f}x | {sum(full) / max(sum(no_beams), 1):.2f}x | "
               f"{sum(full) / max(sum(plain), 1):.2f}x | {sum(v <= 0 for v in full)} / {sum(v <= 0 for v in plain)} | "
-              f"{lines if limit == seconds else '-'} |", flush=True)
+              f"{seeds if limit == seconds else '-'} |", flush=True)
 
 
 def hints(count: int, nodes: int) -> None:

@@ -376,7 +376,7 @@ def test_the_analysis_can_bound_the_value_from_below_by_the_lookahead_policy():
 def test_the_policy_s_game_is_a_line_found_too():
     """The policy plays the deal's own order, so its game is a line of the
     deal: where it scores more than the line the solve found in the same
-    limit (deal 6 here: 81 against 54; deal 5 the other way, 81 against
+    limit (deal 6 here: 81 against 27; deal 5 the other way, 81 against
     27), the deal's proved lower end is the policy's score."""
     limit = Limit(nodes=180_000)
     a = onrun.analyse(2, tiles=16, pawns=3, seed=5, limit=limit, workers=1, lookahead=True)

@@ -462,15 +462,16 @@ def search_order(position: PositionLike) -> list[tuple[dict, int]]:
 
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
-          use_bound: bool = True, spread: bool = True, beams: bool = True, seed: int = 0,
+          use_bound: bool = True, spread: bool = True, beams: bool = True, walks: bool = True, seed: int = 0,
           samples: int = DEFAULT_SAMPLES, sample_only: bool = False) -> SolveResult:
     """Deal known: the best final score with a certificate line (exact
     unless a limit stopped it). For measuring what each is worth:
     ``use_bound=False`` cuts only by the score of every pawn saved;
     ``spread=False`` searches depth-first from the start, without first
-    diving to a scoring line, running beams (far from the end) and then
-    giving every first move a share of the limit to find a line under;
-    ``beams=False`` leaves out the beams only. Order
+    diving to a scoring line, running beams and walks (far from the end)
+    and then giving every first move a share of the limit to find a line
+    under; ``beams=False`` leaves out the beams only, ``walks=False`` the
+    walks only (short searches from every turn of the best line). Order
     hidden: the exact expected score, or, when the exact search cannot
     finish, ``samples`` deals drawn by ``seed``: a policy's mean (a lower
     bound's estimate) and the clairvoyant mean (an upper bound's);
@@ -485,7 +486,7 @@ def solve(position: PositionLike, limit: Limit | None = None, *, control: Contro
         return SolveResult.model_validate({**raw, "mode": "hidden", "verdict": "unknown", "best_score": None,
                                            "won": None, "score_bounds": (0, upper), "line": None})
     return SolveResult.model_validate(_native.solve(*p.native(), *(limit or Limit()).native(), control, use_bound,
-                                                   spread, beams))
+                                                   spread, beams, walks))
 
 
 def _check_seed(seed: int) -> None:

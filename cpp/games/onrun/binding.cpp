@@ -289,14 +289,14 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
   m.def(
       "solve",
       [](POSITION_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control,
-         bool use_bound, bool spread, bool beams) {
+         bool use_bound, bool spread, bool beams, bool walks) {
         std::unique_ptr<Game> game;
         SolveResult r;
         {
           py::gil_scoped_release release;
           game = std::make_unique<Game>(make_spec(tiles, edge, supply, next, rest));
           r = solve(*game, game->initial(), make_limits(max_nodes, max_seconds, max_memory_mb), control, use_bound, spread,
-                    beams);
+                    beams, walks);
         }
         py::dict d;
         d["verdict"] = r.lower >= 1 ? "win" : (r.exact ? "loss" : "unknown");
@@ -306,7 +306,8 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
         return d;
       },
       POSITION_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
-      py::arg("control") = nullptr, py::arg("use_bound") = true, py::arg("spread") = true, py::arg("beams") = true);
+      py::arg("control") = nullptr, py::arg("use_bound") = true, py::arg("spread") = true, py::arg("beams") = true,
+      py::arg("walks") = true);
 
   m.def(
       "hint",

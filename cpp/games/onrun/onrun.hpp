@@ -249,11 +249,11 @@ struct SolveResult {
 
 // For measuring what each is worth: `use_bound` off, nodes are cut only by
 // the objective of every pawn saved, not by upper_objective; `spread` off,
-// the search is depth-first from the start, without the dive, the beams and
-// the shares that first find a line under every first move; `beams` off,
-// without the beams only.
+// the search is depth-first from the start, without the dive, the beams, the
+// walks and the shares that first find a line under every first move;
+// `beams` off, without the beams only; `walks` off, without the walks only.
 SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control, bool use_bound = true,
-                  bool spread = true, bool beams = true);
+                  bool spread = true, bool beams = true, bool walks = true);
 // The moves of `s` in the order solve's depth-first search tries them, with
 // the bound it orders each by (for tests: the folded listing expanded).
 std::vector<std::pair<Move, int>> search_order(const Game& game, const State& s);

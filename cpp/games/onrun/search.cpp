@@ -1,7 +1,8 @@
 // The best final score with the deal known: depth-first branch and bound,
 // after first passes that find good lines to cut by: a dive to a scoring
-// line, beams of growing width far from the end, and a line under every
-// first move (the spread).
+// line, beams of growing width far from the end, walks that search again
+// from every turn of the best line, and a line under every first move (the
+// spread).
 //
 // The objective is 2 * score + won (a won game scoring 0 beats a lost one;
 // score > 0 implies won). A node is cut when the game's admissible bound
@@ -40,9 +41,15 @@ constexpr int kFirstScoringObjective = 3;
 // all (docs/benchmarks.md, the endgames), and the beams' budget is its.
 constexpr int kBeamTurns = 8;
 // Their share of a search's budget after the dive, and the first width
-// (doubled while the share lasts).
+// (doubled while the share lasts); half of it when the walks follow, which
+// find more for their nodes than wider beams (docs/benchmarks.md).
 constexpr double kBeamShare = 0.9;
+constexpr double kBeamShareBeforeWalks = 0.5;
 constexpr size_t kFirstBeamWidth = 32;
+// The walks' (Searcher::walks) share of what the beams leave, and their
+// nodes a turn on the first pass (doubled each pass while one fits).
+constexpr double kWalkShare = 0.9;
+constexpr uint64_t kFirstWalkNodes = 2000;
 
 class Searcher {
  public:
@@ -83,22 +90,45 @@ class Searcher {
   // the key orders them poorly. So each move of `s`, best first, is first
   // searched depth-first with an even share of what is left of the budget
   // (a move that finishes early leaves its share to those after it) and the
-  // best line so far to cut by. What this proves stays in the table; the
+  // best line so far to cut by. With `class_shares` (the walks', which meet
+  // crowded turns of 10^4 outcomes) an evacuation class's outcomes share
+  // one share, in order, and are not listed up front. What this proves stays in the table; the
   // search from `s` that follows is the proof. Measured in
   // docs/benchmarks.md: one level of this beats two or three, whose shares
   // are too thin to reach a leaf.
-  void spread(const State& s) {
+  void spread(const State& s, bool class_shares = false) {
     if (game_.final(s) || stopped_ || budget_.stopped()) return;
-    const std::vector<std::pair<Move, int>> moves = order_of(s);  // every move its share: the classes listed
-    for (size_t i = 0; i < moves.size() && moves[i].second > best_; ++i) {
-      const Budget::Slice outer = budget_.begin_slice(1.0 / static_cast<double>(moves.size() - i), UINT64_MAX);
-      path_.push_back(moves[i].first);
-      dfs(game_.apply(s, moves[i].first), 1);
-      path_.pop_back();
-      budget_.end_slice(outer);
-      stopped_ = best_ >= target_;  // a spent share ends that move's search only
-      if (stopped_ || budget_.stopped()) return;
+    if (!class_shares) {
+      const std::vector<std::pair<Move, int>> moves = order_of(s);  // every move its share: the classes listed
+      for (size_t i = 0; i < moves.size() && moves[i].second > best_; ++i)
+        if (!share(s, 1.0 / static_cast<double>(moves.size() - i), [&](auto&& search) { search(moves[i].first); }))
+          return;
+      return;
     }
+    std::vector<Game::MoveClass> classes;
+    std::vector<Order> order;
+    ordered_moves(s, classes, order);
+    for (size_t i = 0; i < order.size() && order[i].key.bound > best_; ++i)
+      if (!share(s, 1.0 / static_cast<double>(order.size() - i), [&](auto&& search) {
+            for_each_move(s, classes[order[i].index], [&](const Move& m) { return search(m); });
+          }))
+        return;
+  }
+  // One share of the spread: `moves` calls its argument on each move to
+  // search under the share, which returns false once the share is spent;
+  // false when the spread is over.
+  template <class Moves>
+  bool share(const State& s, double part, Moves&& moves) {
+    const Budget::Slice outer = budget_.begin_slice(part, UINT64_MAX);
+    moves([&](const Move& m) {
+      path_.push_back(m);
+      dfs(game_.apply(s, m), 1);
+      path_.pop_back();
+      return !stopped_;
+    });
+    budget_.end_slice(outer);
+    stopped_ = best_ >= target_;  // a spent share ends that move's search only
+    return !stopped_ && !budget_.stopped();
   }
 
   // A dive: depth-first until the first line that scores, so that a line
@@ -139,6 +169,47 @@ class Searcher {
       if (!beam(s, width)) return;
       seconds_a_node = (budget_.seconds() - start) / static_cast<double>(std::max<uint64_t>(1, budget_.nodes() - nodes));
     }
+  }
+
+  // Walks along the best line: from each turn of it, a short search of
+  // the rest of the game (beams, the spread, depth-first; cut by the
+  // line's objective) within `quota` nodes, whose better line replaces the
+  // line's rest; the walk goes on along the line as it now is. Passes
+  // double the quota while a pass fits in what is left. A beam ranks a
+  // level by a key that looks one turn ahead, so its line goes wrong where
+  // a turn needs a plan over the next few; a search from every turn of the
+  // line mends those, as the lookahead policy does blind to the order.
+  // Measured in docs/benchmarks.md: far better lines on full deals.
+  bool walk_fits(const State& root) const {
+    const int turns = game_.turns_left(root);
+    return turns > kBeamTurns && kFirstWalkNodes * static_cast<uint64_t>(turns) <= budget_.nodes_left() / 2;
+  }
+  void walks(const State& root) {
+    const uint64_t turns = static_cast<uint64_t>(game_.turns_left(root));
+    double seconds_a_node = 0;  // measured on the passes before
+    for (uint64_t quota = kFirstWalkNodes; !line_.empty() && !stopped_ && !budget_.stopped(); quota *= 2) {
+      const uint64_t cost = quota * turns;
+      if (cost > budget_.nodes_left() || static_cast<double>(cost) * seconds_a_node > budget_.seconds_left()) return;
+      const double start = budget_.seconds();
+      const uint64_t nodes = budget_.nodes();
+      walk(root, quota);
+      seconds_a_node = (budget_.seconds() - start) / static_cast<double>(std::max<uint64_t>(1, budget_.nodes() - nodes));
+    }
+  }
+  void walk(const State& root, uint64_t quota) {
+    State s = root;
+    path_.clear();
+    for (size_t t = 0; t < line_.size() && !stopped_ && !budget_.stopped(); ++t) {
+      const Budget::Slice step = budget_.begin_slice(1.0 / static_cast<double>(line_.size() - t), quota);
+      beams(s);
+      spread(s, true);
+      if (!stopped_) dfs(s, static_cast<int>(t));
+      budget_.end_slice(step);
+      stopped_ = best_ >= target_;
+      path_.push_back(line_[t]);  // the line's moves to here: path_ is a prefix of line_ while walking
+      s = game_.apply(s, line_[t]);
+    }
+    path_.clear();
   }
 
   // One beam: level by level, the moves of every state kept (a class by
@@ -205,6 +276,7 @@ class Searcher {
       line_.clear();
       for (size_t level = steps.size(), i = best; level-- > 0; i = steps[level][i].parent)
         line_.push_back(steps[level][i].move);
+      line_.insert(line_.end(), path_.rbegin(), path_.rend());  // the moves to `root`
       std::reverse(line_.begin(), line_.end());
       if (best_ >= target_) stopped_ = true;
     }
@@ -350,6 +422,7 @@ uint64_t table_bytes(const Limits& limits) {
 struct Phases {
   bool dive;    // to a scoring line first
   bool beams;   // far from the end: whole lines, widening
+  bool walks;   // far from the end: short searches along the best line
   bool spread;  // a share of the budget for each first move
 };
 
@@ -364,9 +437,15 @@ void value(Searcher& searcher, Budget& budget, const State& s, int* lower, int* 
     searcher.dive(s);
     budget.end_slice(dive);
   }
+  const bool walks = phases.walks && searcher.walk_fits(s);
   if (phases.beams) {
-    const Budget::Slice slice = budget.begin_slice(kBeamShare, UINT64_MAX);
+    const Budget::Slice slice = budget.begin_slice(walks ? kBeamShareBeforeWalks : kBeamShare, UINT64_MAX);
     searcher.beams(s);
+    budget.end_slice(slice);
+  }
+  if (walks) {
+    const Budget::Slice slice = budget.begin_slice(kWalkShare, UINT64_MAX);
+    searcher.walks(s);
     budget.end_slice(slice);
   }
   if (phases.spread) {
@@ -384,12 +463,12 @@ void value(Searcher& searcher, Budget& budget, const State& s, int* lower, int* 
 }  // namespace
 
 SolveResult solve(const Game& game, const State& s, const Limits& limits, Control* control, bool use_bound,
-                  bool spread, bool beams) {
+                  bool spread, bool beams, bool walks) {
   SolveResult r;
   Budget budget(limits, control, kPollEvery);
   Table table(table_bytes(limits));
   Searcher searcher(game, budget, table, r.stats, use_bound, game.every_pawn_saved(s));
-  value(searcher, budget, s, &r.lower, &r.upper, &r.exact, &r.line, {spread, spread && beams, spread});
+  value(searcher, budget, s, &r.lower, &r.upper, &r.exact, &r.line, {spread, spread && beams, spread && walks, spread});
   r.stats.nodes = budget.nodes();
   r.stats.seconds = budget.seconds();
   r.stats.stopped_by = r.exact ? StopReason::kNone : budget.reason();
@@ -422,7 +501,7 @@ HintResult hint(const Game& game, const State& s, const Limits& limits, Control*
       // The hint is itself the spread: a second level under each move was
       // measured worse (shares too thin to reach a leaf). The beams pay
       // here as in solve: far better lines in each move's share.
-      value(searcher, budget, child, &h.lower, &h.upper, &h.exact, &h.line, {beams, beams, false});
+      value(searcher, budget, child, &h.lower, &h.upper, &h.exact, &h.line, {beams, beams, false, false});
     } else {
       h.upper = game.upper_objective(child);
     }
