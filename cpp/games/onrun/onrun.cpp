@@ -961,10 +961,12 @@ std::vector<std::pair<int, int>> several_sources_classes(const Evacuation& e, Sp
     for (int j : open[si]) states *= 2 * (e.cap[j] + 1);
     keyed[si] = states < 0x1p63;
   }
+  // Mixed radix, the group last: groups with different open destinations
+  // must not share a key.
   auto state_key = [&](size_t si) {
-    uint64_t key = si;
+    uint64_t key = 0;
     for (int j : open[si]) key = key * static_cast<uint64_t>(2 * (e.cap[j] + 1)) + 2 * x[j] + (needed[j] > 0);
-    return key;
+    return key * m + si;
   };
   bool cut = false;
   // The classes groups si.. can add (bit dm * side + de: dm pawns moved,

@@ -148,11 +148,12 @@ class Searcher {
   // Beams of width 32, 64, ... each from `s` to the end, while the next
   // one fits in what is left (a beam costs at most its width a turn; a cut
   // beam would find nothing), the first only within a quarter of it (a
-  // budget that one beam would take is better left to the spread), and
-  // within the memory the table leaves (a quarter of the limit): breadth at
-  // every depth, where the spread has it at the root only and depth-first
-  // search spends a full deal's budget under a few early moves. Measured in
-  // docs/benchmarks.md: far better lines on full deals for the same nodes.
+  // budget that one beam would take is better left to the phases after
+  // it), and within the memory the table leaves (a quarter of the limit):
+  // breadth at every depth, where the spread has it at the root only and
+  // depth-first search spends a full deal's budget under a few early moves.
+  // Measured in docs/benchmarks.md: far better lines on full deals for the
+  // same nodes.
   void beams(const State& s) {
     const int turns = game_.turns_left(s);
     if (turns <= kBeamTurns) return;
@@ -188,28 +189,38 @@ class Searcher {
     const uint64_t turns = static_cast<uint64_t>(game_.turns_left(root));
     double seconds_a_node = 0;  // measured on the passes before
     for (uint64_t quota = kFirstWalkNodes; !line_.empty() && !stopped_ && !budget_.stopped(); quota *= 2) {
-      const uint64_t cost = quota * turns;
-      if (cost > budget_.nodes_left() || static_cast<double>(cost) * seconds_a_node > budget_.seconds_left()) return;
+      if (quota > budget_.nodes_left() / turns ||
+          static_cast<double>(quota * turns) * seconds_a_node > budget_.seconds_left())
+        return;
       const double start = budget_.seconds();
       const uint64_t nodes = budget_.nodes();
-      walk(root, quota);
+      if (walk(root, quota)) return;
       seconds_a_node = (budget_.seconds() - start) / static_cast<double>(std::max<uint64_t>(1, budget_.nodes() - nodes));
     }
   }
-  void walk(const State& root, uint64_t quota) {
+  // One pass; true when its search from the root finished within the
+  // quota: the root is then settled, and no pass can find more (without
+  // limits the passes would otherwise go on doubling).
+  bool walk(const State& root, uint64_t quota) {
     State s = root;
     path_.clear();
+    bool settled = false;
     for (size_t t = 0; t < line_.size() && !stopped_ && !budget_.stopped(); ++t) {
       const Budget::Slice step = budget_.begin_slice(1.0 / static_cast<double>(line_.size() - t), quota);
       beams(s);
       spread(s, true);
-      if (!stopped_) dfs(s, static_cast<int>(t));
+      if (!stopped_) {
+        dfs(s, static_cast<int>(t));
+        settled |= t == 0 && !stopped_;
+      }
       budget_.end_slice(step);
       stopped_ = best_ >= target_;
+      if (settled) break;
       path_.push_back(line_[t]);  // the line's moves to here: path_ is a prefix of line_ while walking
       s = game_.apply(s, line_[t]);
     }
     path_.clear();
+    return settled;
   }
 
   // One beam: level by level, the moves of every state kept (a class by
