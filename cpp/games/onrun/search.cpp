@@ -92,10 +92,10 @@ class Searcher {
   // (a move that finishes early leaves its share to those after it) and the
   // best line so far to cut by. With `class_shares` (the walks', which meet
   // crowded turns of 10^4 outcomes) an evacuation class's outcomes share
-  // one share, in order, and are not listed up front. What this proves stays in the table; the
-  // search from `s` that follows is the proof. Measured in
-  // docs/benchmarks.md: one level of this beats two or three, whose shares
-  // are too thin to reach a leaf.
+  // one share, in order, and are not listed up front. What this proves
+  // stays in the table; the search from `s` that follows is the proof.
+  // Measured in docs/benchmarks.md: one level of this beats two or three,
+  // whose shares are too thin to reach a leaf.
   void spread(const State& s, bool class_shares = false) {
     if (game_.final(s) || stopped_ || budget_.stopped()) return;
     if (!class_shares) {
