@@ -75,7 +75,6 @@ class Searcher {
   bool ordered_moves(const State& s, std::vector<Game::MoveClass>& moves, std::vector<Order>& order) {
     bool truncated = false;
     game_.move_classes(s, moves, &truncated);
-    if (truncated) incomplete_ = true;
     game_.move_keys(s, moves, keys_);
     order.resize(moves.size());
     for (size_t i = 0; i < moves.size(); ++i)
@@ -341,17 +340,20 @@ class Searcher {
       upper = std::max(upper, u);
       return !stopped_;
     };
+    bool unlisted = truncated;
     for (const Order& o : order)
-      if (!for_each_move(s, moves[o.index], [&](const Move& m) { return child(m, o.key.bound); })) break;
+      if (!for_each_move(s, moves[o.index], [&](const Move& m) { return child(m, o.key.bound); }, &unlisted)) break;
     if (stopped_) return bound;  // the children not reached count with the node's bound
-    if (truncated) return bound;  // moves left unlisted: only the bound holds
+    // Moves left unlisted: only the bound holds, and it is not stored, so
+    // that what the table holds stays an upper bound for every search
+    // that reads it (a hint's later moves among them).
+    if (unlisted) return bound;
     upper = std::min(upper, bound);
     table_.store(key, Bound{upper}, budget_.nodes() - nodes_before);
     return upper;
   }
 
   void reset(int target) {
-    incomplete_ = false;
     best_ = -1;
     line_.clear();
     path_.clear();
@@ -359,12 +361,13 @@ class Searcher {
     target_ = target;
   }
   // `visit` each move of `entry` (a class's outcomes, or the move) until it
-  // returns false; false if it did.
+  // returns false; false if it did. `unlisted` is set when the class had
+  // outcomes too many to list (those past the cap are not visited).
   template <class Visit>
-  bool for_each_move(const State& s, const Game::MoveClass& entry, Visit&& visit) {
+  bool for_each_move(const State& s, const Game::MoveClass& entry, Visit&& visit, bool* unlisted = nullptr) {
     if (entry.to_edge < 0) return visit(entry.move);
     bool more = true;
-    if (!game_.class_outcomes(s, entry, [&](const Move& m) { return more = visit(m); })) incomplete_ = true;
+    if (!game_.class_outcomes(s, entry, [&](const Move& m) { return more = visit(m); }) && unlisted) *unlisted = true;
     return more;
   }
   // The moves of `s` in the order dfs tries them, each with its bound.
@@ -382,9 +385,6 @@ class Searcher {
   }
   int best() const { return best_; }
   const std::vector<Move>& line() const { return line_; }
-  // Whether the search stopped before it had seen (or cut) every line.
-  bool cut_short() const { return (stopped_ && best_ < target_) || incomplete_; }
-  bool incomplete() const { return incomplete_; }
 
  private:
   const Game& game_;
@@ -394,7 +394,6 @@ class Searcher {
   int best_ = -1;
   int target_ = INT_MAX;
   bool stopped_ = false;
-  bool incomplete_ = false;  // a turn's evacuations were too many to list
   bool use_bound_;
   int trivial_;
   std::vector<Move> path_, line_;
@@ -464,11 +463,14 @@ void value(Searcher& searcher, Budget& budget, const State& s, int* lower, int* 
     searcher.spread(s);
     budget.end_slice(outer);
   }
-  const int u = searcher.dfs(s, 0);  // returns at once if the spread found a line as good as the bound
+  // An upper bound however the search ended (a node stopped or with moves
+  // unlisted returns its own bound): the value is proved when it meets
+  // the best line's.
+  const int u = std::min(searcher.dfs(s, 0), root_bound);
   *lower = searcher.best();
   *line = searcher.line();
-  *exact = !searcher.cut_short() && *lower >= 0;
-  *upper = *exact ? *lower : std::max(*lower, searcher.incomplete() ? root_bound : std::min(u, root_bound));
+  *exact = *lower >= 0 && u <= *lower;
+  *upper = std::max(*lower, u);
 }
 
 }  // namespace
