@@ -7,7 +7,9 @@ without its beams and depth-first only; their endgames (k turns from the
 end) decided exactly with the bound against without it; the hint's lines
 with and without the beams; then the order hidden: the exact expected
 score on small pools (C++ against the Python brute force) and a full
-game's sampled bounds with their intervals; and peak memory.
+game's sampled bounds with their intervals, from the start and 16 turns
+from the end, the fixed policy's lower side against the lookahead one's;
+and peak memory.
 
     .venv/bin/python bench/onrun.py [--seconds 60] [--deals 20] [--small 40] [--samples 64] [--quick]
 """
@@ -177,19 +179,25 @@ def hidden_small(count: int) -> None:
 
 
 def hidden_full(seconds: float, samples: int) -> None:
-    print(f"\n## Order hidden, a full game (41 turns from the box, 12 pawns a colour): sampled bounds, "
-          f"{samples} deals (seed 1), limit {seconds:g} s, one core\n")
-    print("| samples | policy mean (LOWER bound) [95%] | clairvoyant mean (UPPER bound) [95%] | "
+    print(f"\n## Order hidden, a full game (box seed 1, 12 pawns a colour): sampled bounds, {samples} deals "
+          f"(seed 1), limit {seconds:g} s, one core; the fixed policy against the lookahead one on the same deals\n")
+    print("| turns left | policy | samples | policy mean (LOWER bound) [95%] | clairvoyant mean (UPPER bound) [95%] | "
           "clairvoyant from proved bounds | s | stopped by |")
-    print("| ---: | --- | --- | ---: | ---: | --- |")
-    box = onrun.deal(1).position.deal or []
-    position = {"start": [t.model_dump() for t in box[:2]], "pool": [t.model_dump() for t in box[2:]]}
-    r = onrun.solve(position, Limit(seconds=seconds), seed=1, samples=samples)
-    s = r.sampled
-    assert s is not None
-    print(f"| {s.samples} | {s.policy.estimate:.1f} [{s.policy.interval[0]:.1f}, {s.policy.interval[1]:.1f}] | "
-          f"{s.clairvoyant.estimate:.1f} [{s.clairvoyant.interval[0]:.1f}, {s.clairvoyant.interval[1]:.1f}] | "
-          f"{s.clairvoyant_bounded} | {r.stats.seconds:.1f} | {r.stats.stopped_by or '-'} |", flush=True)
+    print("| ---: | --- | ---: | --- | --- | ---: | ---: | --- |")
+    box = [t.model_dump() for t in onrun.deal(1).position.deal or []]
+    start = {"start": box[:2], "pool": box[2:]}
+    # 16 turns from the end: the table after 25 turns of the fixed policy's game.
+    played = onrun.replay({"deal": box}, onrun.play_policy({"deal": box}).line[:25]).position
+    later = {**played.model_dump(mode="json", include={"tiles", "edge", "supply", "next"}), "pool": box[27:]}
+    for position in (start, later):
+        for lookahead in (False, True):
+            r = onrun.solve(position, Limit(seconds=seconds), seed=1, samples=samples, lookahead=lookahead)
+            s = r.sampled
+            assert s is not None
+            print(f"| {len(position['pool'])} | {'lookahead' if lookahead else 'fixed'} | {s.samples} | "
+                  f"{s.policy.estimate:.1f} [{s.policy.interval[0]:.1f}, {s.policy.interval[1]:.1f}] | "
+                  f"{s.clairvoyant.estimate:.1f} [{s.clairvoyant.interval[0]:.1f}, {s.clairvoyant.interval[1]:.1f}] | "
+                  f"{s.clairvoyant_bounded} | {r.stats.seconds:.1f} | {r.stats.stopped_by or '-'} |", flush=True)
 
 
 def main() -> None:

@@ -362,6 +362,56 @@ def test_the_lookahead_policy_plays_blind_and_beats_the_fixed_one():
     assert (looked, fixed) == (104, 32)
 
 
+@pytest.mark.parametrize(("n", "supply"), [(4, [2, 1, 1, 1]), (3, [2, 2, 0, 0])])
+def test_the_sampled_answers_can_play_the_lookahead_policy(n, supply):
+    """With lookahead the sampled lower side is the lookahead policy's and
+    says so. A pool of one tile kind has one order, so every sampled deal
+    is that deal and every shuffle of the tiles left the same: the mean is
+    play_policy's lookahead score there (with 4s it finds the best 2 the
+    fixed policy misses), and the clairvoyant side is unchanged."""
+    start, pool = [{"n": 3}, {"n": 5}], [{"n": n}] * 6
+    hidden = {"start": start, "pool": pool, "supply": supply}
+    looked = onrun.solve(hidden, LIMIT, seed=1, samples=3, sample_only=True, lookahead=True).sampled
+    fixed = onrun.solve(hidden, LIMIT, seed=1, samples=3, sample_only=True).sampled
+    assert looked is not None and fixed is not None and looked.lookahead and not fixed.lookahead
+    assert "lookahead" in looked.policy.quantity and "lookahead" not in fixed.policy.quantity
+    played = onrun.play_policy({"deal": start + pool, "supply": supply}, LIMIT, lookahead=True)
+    assert looked.policy.estimate == played.score and looked.clairvoyant == fixed.clairvoyant
+    assert (looked.policy.estimate, fixed.policy.estimate) == ((2, 1) if n == 4 else (played.score,) * 2)
+
+
+def test_the_lookahead_policy_s_sampled_bounds_bracket_the_exact_value_on_small_pools():
+    """As for the fixed policy: the exact value lies at or above the low end
+    of the lookahead policy's interval, on every pool, and the lookahead
+    policy's means add up to at least the fixed one's."""
+    rng = random.Random(6)
+    looked = fixed = 0.0
+    for seed in range(20):
+        pool = [{"n": rng.choice(BOX)} for _ in range(rng.randint(3, 5))]
+        p = {"start": [{"n": rng.choice(BOX)}, {"n": rng.choice(BOX)}], "pool": pool,
+             "supply": [rng.choice([0, 1, 1]) for _ in range(4)]}
+        value = float(Fraction(onrun.solve(p, LIMIT).expected_score))
+        s = onrun.solve(p, LIMIT, seed=seed, samples=40, sample_only=True, lookahead=True).sampled
+        assert s is not None and s.samples == 40 and s.policy.interval[0] <= value + 1e-9, (p, s, value)
+        looked += s.policy.estimate
+        fixed += onrun.solve(p, LIMIT, seed=seed, samples=40, sample_only=True).sampled.policy.estimate
+    assert looked >= fixed, (looked, fixed)
+
+
+def test_a_large_hint_with_the_lookahead_samples_its_moves_as_solves_after_them_would():
+    """The hint's sampled moves meet the same deals and the same shuffles of
+    the tiles left as a sampled solve after each move, with the lookahead
+    policy too."""
+    box = onrun.deal(3).position.model_dump(mode="json")["deal"]
+    p = {"start": box[:2], "drawn": box[2], "pool": box[3:15], "supply": [2, 2, 2, 2]}  # 13 turns: sampled
+    hint = onrun.hint(p, LIMIT, seed=4, samples=2, candidates=2, lookahead=True)
+    sampled = [m for m in hint.moves if m.sampled is not None]
+    assert len(sampled) == 2 and all(m.sampled.lookahead and m.sampled.samples == 2 for m in sampled)
+    for m in sampled:
+        again = onrun.solve(_after_move(p, m.move), LIMIT, seed=4, samples=2, sample_only=True, lookahead=True)
+        assert again.sampled == m.sampled, dump(m.move)
+
+
 def test_the_analysis_can_bound_the_value_from_below_by_the_lookahead_policy():
     """With lookahead, each deal's policy game is the lookahead policy's,
     seeded by the deal's seed; the result says which policy it was."""

@@ -315,13 +315,15 @@ class SampledEstimate(BaseModel):
 
 class SampledAnswer(BaseModel):
     """With the order hidden, when the exact search cannot finish: sampled
-    deals of the pool, each played by a fixed policy (a lower bound's
-    estimate) and solved with the order known (an upper bound's)."""
+    deals of the pool, each played by a policy (a lower bound's estimate)
+    and solved with the order known (an upper bound's)."""
 
     seed: int
     samples: int = Field(description="Samples played (a time limit may cut them short: see stats.stopped_by)")
     samples_asked: int
-    policy: SampledEstimate = Field(description="LOWER bound: a fixed policy that sees only the drawn tile")
+    lookahead: bool = Field(description="The policy is the lookahead one (play_policy), not the fixed one")
+    policy: SampledEstimate = Field(description="LOWER bound: a policy that sees only the drawn tile (and, the "
+                                    "lookahead one, which tiles are left, not their order)")
     clairvoyant: SampledEstimate = Field(description="UPPER bound: the clairvoyant mean, never the expected score itself")
     clairvoyant_bounded: int = Field(description="Samples whose known-order solve stopped at its node quota: "
                                      "its proved upper bound counted (still an upper bound)")
@@ -463,7 +465,7 @@ def search_order(position: PositionLike) -> list[tuple[dict, int]]:
 
 def solve(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
           use_bound: bool = True, spread: bool = True, beams: bool = True, walks: bool = True, seed: int = 0,
-          samples: int = DEFAULT_SAMPLES, sample_only: bool = False) -> SolveResult:
+          samples: int = DEFAULT_SAMPLES, sample_only: bool = False, lookahead: bool = False) -> SolveResult:
     """Deal known: the best final score with a certificate line (exact
     unless a limit stopped it). For measuring what each is worth:
     ``use_bound=False`` cuts only by the score of every pawn saved;
@@ -474,14 +476,16 @@ def solve(position: PositionLike, limit: Limit | None = None, *, control: Contro
     walks only (short searches from every turn of the best line). Order
     hidden: the exact expected score, or, when the exact search cannot
     finish, ``samples`` deals drawn by ``seed``: a policy's mean (a lower
-    bound's estimate) and the clairvoyant mean (an upper bound's);
-    ``sample_only`` (for tests and measuring) skips the exact search."""
+    bound's estimate; the fixed policy's, or with ``lookahead`` the far
+    tighter lookahead policy's, at 10,000 nodes a turn of each deal) and
+    the clairvoyant mean (an upper bound's); ``sample_only`` (for tests
+    and measuring) skips the exact search."""
     p = load_position(position)
     _co_op_only(p, "solve")
     if p.hidden:
         _check_sampling(seed, samples)
         raw = _native.hidden_solve(*p.hidden_native(), *(limit or Limit()).native(), control, seed, samples,
-                                   sample_only)
+                                   sample_only, lookahead)
         upper = _native.hidden_check(*p.hidden_native())["upper_score"]
         return SolveResult.model_validate({**raw, "mode": "hidden", "verdict": "unknown", "best_score": None,
                                            "won": None, "score_bounds": (0, upper), "line": None})
@@ -501,7 +505,8 @@ def _check_sampling(seed: int, samples: int) -> None:
 
 
 def hint(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None, seed: int = 0,
-         samples: int = DEFAULT_SAMPLES, candidates: int = HINT_CANDIDATES, beams: bool = True) -> HintResult:
+         samples: int = DEFAULT_SAMPLES, candidates: int = HINT_CANDIDATES, beams: bool = True,
+         lookahead: bool = False) -> HintResult:
     """Every distinct legal move with its best final score (order hidden:
     expected score), best first; the limit is shared by the moves, each
     valued as ``solve`` does without its spread (``beams=False``, for
@@ -510,7 +515,7 @@ def hint(position: PositionLike, limit: Limit | None = None, *, control: Control
     Order hidden, when the exact values cannot be had: the policy's first
     ``candidates`` moves (or the likeliest draws; 0: every one) get sampled
     bounds, ``samples`` deals drawn by ``seed``, the same deals for each,
-    ranked by the policy's mean."""
+    ranked by the policy's mean (``lookahead``: as in ``solve``)."""
     p = load_position(position)
     _co_op_only(p, "hint")
     if not 0 <= candidates <= MAX_CANDIDATES:
@@ -518,7 +523,7 @@ def hint(position: PositionLike, limit: Limit | None = None, *, control: Control
     if p.hidden:
         _check_sampling(seed, samples)
         raw = _native.hidden_hint(*p.hidden_native(), *(limit or Limit()).native(), control, seed, samples,
-                                  candidates)
+                                  candidates, lookahead)
         upper = _native.hidden_check(*p.hidden_native())["upper_score"]
         moves = [{**m, "best_score": None, "won": None, "score_bounds": (0, upper), "exact": m["expected_score"] is not None,
                   "line": None} for m in raw["moves"]]
@@ -741,7 +746,9 @@ CheckRequest = position_request("OnrunCheckRequest", Position,
                                  {"position": _HIDDEN_EXAMPLE}])
 _SAMPLING = dict(
     seed=(int, Field(0, ge=0, lt=2**64, description="Order hidden, sampled: the seed of the deals")),
-    samples=(int, Field(DEFAULT_SAMPLES, ge=1, le=MAX_SAMPLES, description="Order hidden, sampled: how many deals")))
+    samples=(int, Field(DEFAULT_SAMPLES, ge=1, le=MAX_SAMPLES, description="Order hidden, sampled: how many deals")),
+    lookahead=(bool, Field(False, description="Order hidden, sampled: the lower side by the lookahead policy "
+                                              "(10,000 nodes a turn of each deal), not the fixed one")))
 SearchRequest = search_request("OnrunSearchRequest", Position, [{"position": _EXAMPLE, "limit": {"seconds": 5}}],
                                **_SAMPLING)
 HintRequest = search_request(
@@ -906,12 +913,13 @@ GAME = Game(
     operations=operations(
         Operation("solve", "The best final score with a line reaching it (exact unless a limit stops it)", "search",
                   SearchRequest, SolveResult,
-                  lambda q, limit, control: solve(q.position, limit, control=control, seed=q.seed, samples=q.samples),
+                  lambda q, limit, control: solve(q.position, limit, control=control, seed=q.seed, samples=q.samples,
+                                                  lookahead=q.lookahead),
                   _solve_text),
         Operation("hint", "Every distinct legal move with its best final score, best first", "search",
                   HintRequest, HintResult,
                   lambda q, limit, control: hint(q.position, limit, control=control, seed=q.seed, samples=q.samples,
-                                                 candidates=q.candidates),
+                                                 candidates=q.candidates, lookahead=q.lookahead),
                   _hint_text),
         Operation("check", "Validate a position and list its distinct legal moves", "quick",
                   CheckRequest, CheckResult, position_call(check), _check_text),

@@ -207,8 +207,11 @@ py::dict sampled_dict(const SampledValue& v) {
   e["seed"] = v.seed;
   e["samples"] = v.samples;
   e["samples_asked"] = v.samples_asked;
+  e["lookahead"] = v.lookahead;
   e["policy"] = interval_dict(v.policy_mean, v.policy_low, v.policy_high,
-                              "lower bound: the mean score of a fixed policy that sees only the drawn tile");
+                              v.lookahead ? "lower bound: the mean score of the lookahead policy, which sees only the "
+                                            "drawn tile and which tiles are left"
+                                          : "lower bound: the mean score of a fixed policy that sees only the drawn tile");
   e["clairvoyant"] = interval_dict(v.clairvoyant_mean, v.clairvoyant_low, v.clairvoyant_high,
                                    "upper bound: the clairvoyant mean (known-order best scores)");
   e["clairvoyant_bounded"] = v.clairvoyant_bounded;
@@ -381,12 +384,13 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
   m.def(
       "hidden_solve",
       [](HIDDEN_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control, uint64_t seed,
-         int samples, bool sample_only) {
+         int samples, bool sample_only, bool lookahead) {
         HiddenSolveResult r;
         {
           py::gil_scoped_release release;
           const std::unique_ptr<HiddenGame> game = make_hidden(tiles, edge, supply, next, pool, turns_left, drawn);
-          r = solve_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control, seed, samples, sample_only);
+          r = solve_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control, seed, samples, sample_only,
+                           lookahead);
         }
         py::dict d;
         d["exact"] = r.exact;
@@ -398,18 +402,18 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
       },
       HIDDEN_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
       py::arg("control") = nullptr, py::arg("seed") = 0, py::arg("samples") = kDefaultSamples,
-      py::arg("sample_only") = false);
+      py::arg("sample_only") = false, py::arg("lookahead") = false);
 
   m.def(
       "hidden_hint",
       [](HIDDEN_ARGS, uint64_t max_nodes, double max_seconds, uint64_t max_memory_mb, Control* control, uint64_t seed,
-         int samples, size_t candidates) {
+         int samples, size_t candidates, bool lookahead) {
         HiddenHintResult r;
         {
           py::gil_scoped_release release;
           const std::unique_ptr<HiddenGame> game = make_hidden(tiles, edge, supply, next, pool, turns_left, drawn);
           r = hint_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control, seed, samples,
-                          candidates);
+                          candidates, lookahead);
         }
         py::list moves, draws;
         for (const HiddenChoice& h : r.moves) {
@@ -435,7 +439,7 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
       },
       HIDDEN_NAMES, py::arg("max_nodes"), py::arg("max_seconds"), py::arg("max_memory_mb"),
       py::arg("control") = nullptr, py::arg("seed") = 0, py::arg("samples") = kDefaultSamples,
-      py::arg("candidates") = kHintCandidates);
+      py::arg("candidates") = kHintCandidates, py::arg("lookahead") = false);
 
   m.def(
       "replay",

@@ -48,9 +48,10 @@ PositionSpec engine_spec(const PositionSpec& table, const HiddenSpec& h) {
 struct Share {
   double mean = 0, low = 0, high = 0;
 };
+// Scores are never negative: a normal interval of few samples is cut at 0.
 Share share_of(double sum, double sum_squares, uint64_t n) {
   const auto [low, high] = mean_interval95(sum, sum_squares, n);
-  return {n ? sum / static_cast<double>(n) : 0.0, low, high};
+  return {n ? sum / static_cast<double>(n) : 0.0, std::max(0.0, low), high};
 }
 
 // The fixed policy's move at `s` of `blind` (a game whose keys, the
@@ -164,9 +165,10 @@ int lookahead_score(const Game& seen, Budget& budget, Control* control, uint64_t
 // moves of a hint are compared on the same deals.
 class Sampler {
  public:
-  Sampler(const HiddenGame& game, uint64_t seed, int samples_asked, uint64_t clairvoyant_nodes)
+  Sampler(const HiddenGame& game, uint64_t seed, int samples_asked, uint64_t clairvoyant_nodes, bool lookahead)
       : game_(game), rng_(seed) {
     v_.seed = seed;
+    v_.lookahead = lookahead;
     v_.samples_asked = samples_asked;
     v_.clairvoyant_nodes = clairvoyant_nodes;
     const HiddenGame::Node& root = game.root();
@@ -181,9 +183,11 @@ class Sampler {
     const HiddenGame::Node& root = game_.root();
     const int turns = game_.engine().turns_left(root.state);
     const Limits& limits = budget.limits();
-    // The sample's nodes at most: a policy node a turn and one solve's quota.
+    // The sample's nodes at most: a policy node a turn (and the lookahead's
+    // solves) and one solve's quota.
     const uint64_t used = budget.nodes() + inner_nodes;
-    if (used >= limits.max_nodes || limits.max_nodes - used < v_.clairvoyant_nodes + static_cast<uint64_t>(turns)) {
+    const uint64_t policy_nodes = static_cast<uint64_t>(turns) * (v_.lookahead ? 1 + kLookaheadOrders * kLookaheadNodes : 1);
+    if (used >= limits.max_nodes || limits.max_nodes - used < v_.clairvoyant_nodes + policy_nodes) {
       budget.stop(StopReason::kNodes);
       return false;
     }
@@ -193,7 +197,11 @@ class Sampler {
     for (const NewTile& t : pool_)
       if (static_cast<int>(deal_.size()) < turns) deal_.push_back(t);
     const Game known = game_.known(deal_);
-    const int played = policy_score(known, budget, nullptr);
+    // The lookahead's shuffles by the sample's index too: the hint's moves
+    // meet the same ones on the same deal.
+    const int played = v_.lookahead ? lookahead_score(known, budget, control, mix64(v_.seed ^ mix64(v_.samples + 1)),
+                                                      nullptr, inner_nodes)
+                                    : policy_score(known, budget, nullptr);
     if (played < 0) return false;
     const double policy = played;
     Limits inner = limits;
@@ -243,9 +251,9 @@ uint64_t clairvoyant_quota(const Limits& limits, uint64_t solves) {
   return std::max<uint64_t>(1, std::min(kClairvoyantNodes, limits.max_nodes / std::max<uint64_t>(1, solves * 2)));
 }
 
-void sample(const HiddenGame& game, Budget& budget, Control* control, uint64_t seed, int samples,
+void sample(const HiddenGame& game, Budget& budget, Control* control, uint64_t seed, int samples, bool lookahead,
             HiddenSolveResult& r) {
-  Sampler sampler(game, seed, samples, clairvoyant_quota(budget.limits(), static_cast<uint64_t>(samples)));
+  Sampler sampler(game, seed, samples, clairvoyant_quota(budget.limits(), static_cast<uint64_t>(samples)), lookahead);
   uint64_t inner_nodes = 0;
   for (int i = 0; i < samples && sampler.step(budget, control, inner_nodes); ++i)
     budget.note_interval(sampler.policy_mean(), sampler.clairvoyant_mean());
@@ -257,11 +265,11 @@ void sample(const HiddenGame& game, Budget& budget, Control* control, uint64_t s
 // so that a limit leaves them with as many samples as one another.
 // Returns the known-order solves' nodes.
 uint64_t sample_side_by_side(const std::vector<HiddenGame>& games, Budget& budget, Control* control, uint64_t seed,
-                             int samples, std::vector<SampledValue>& out) {
+                             int samples, bool lookahead, std::vector<SampledValue>& out) {
   const uint64_t quota = clairvoyant_quota(budget.limits(), static_cast<uint64_t>(samples) * games.size());
   std::vector<Sampler> samplers;
   samplers.reserve(games.size());
-  for (const HiddenGame& g : games) samplers.emplace_back(g, seed, samples, quota);
+  for (const HiddenGame& g : games) samplers.emplace_back(g, seed, samples, quota, lookahead);
   uint64_t inner_nodes = 0;
   bool going = !budget.stopped();
   for (int i = 0; i < samples && going; ++i)
@@ -360,7 +368,7 @@ HiddenGame HiddenGame::rooted_at(const Node& n) const {
 }
 
 HiddenSolveResult solve_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed,
-                               int samples, bool sample_only) {
+                               int samples, bool sample_only, bool lookahead) {
   HiddenSolveResult r;
   Budget budget(limits, control, kPollEvery);
   const bool small = game.engine().turns_left(game.root().state) <= kExactTurns;
@@ -379,7 +387,7 @@ HiddenSolveResult solve_hidden(const HiddenGame& game, const Limits& limits, Con
   if (!r.exact) {
     r.why_not = sample_only ? "asked" : !small ? "large" : outcome == ExactOutcome::kOverflow ? "overflow" : "limit";
     r.sampled = true;
-    sample(game, budget, control, seed, samples, r);
+    sample(game, budget, control, seed, samples, lookahead, r);
   }
   r.stats.nodes += budget.nodes();
   r.stats.seconds = budget.seconds();
@@ -417,7 +425,7 @@ bool exact_values(ExactExpectimax<HiddenGame>& search, Budget& budget, std::vect
 }  // namespace
 
 HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed,
-                             int samples, size_t candidates) {
+                             int samples, size_t candidates, bool lookahead) {
   HiddenHintResult r;
   Budget budget(limits, control, kPollEvery);
   const HiddenGame::Node& root = game.root();
@@ -493,7 +501,7 @@ HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Contr
     games.reserve(chosen.size());
     for (size_t i : chosen) games.push_back(game.rooted_at(items[i].node));
     std::vector<SampledValue> values;
-    inner_nodes = sample_side_by_side(games, budget, control, seed, samples, values);
+    inner_nodes = sample_side_by_side(games, budget, control, seed, samples, lookahead, values);
     for (size_t j = 0; j < chosen.size(); ++j) *items[chosen[j]].sample = values[j];
   }
 

@@ -409,7 +409,8 @@ struct SampledValue {
   uint64_t seed = 0;
   int samples = 0;            // played (a time limit may cut them short)
   int samples_asked = 0;
-  // A fixed policy (below) on sampled deals: estimates a lower bound.
+  bool lookahead = false;  // the policy is the lookahead one, not the fixed one
+  // A policy (below) on sampled deals: estimates a lower bound.
   double policy_mean = 0, policy_low = 0, policy_high = 0;
   // Known-order best scores on the same deals: an upper bound.
   double clairvoyant_mean = 0, clairvoyant_low = 0, clairvoyant_high = 0;
@@ -485,12 +486,15 @@ inline constexpr size_t kHintCandidates = 8;
 // answer is the same on any machine); a smaller max_nodes shares itself out.
 inline constexpr uint64_t kClairvoyantNodes = 2'000;
 
-// `sample_only` (for tests and measuring) skips the exact search.
+// `sample_only` (for tests and measuring) skips the exact search. With
+// `lookahead` the sampled deals' lower side is the lookahead policy's
+// (play_policy): a far tighter bound, at 10,000 nodes a turn of each deal.
 HiddenSolveResult solve_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed,
-                               int samples, bool sample_only = false);
+                               int samples, bool sample_only = false, bool lookahead = false);
 // Exact values when the position is small enough; else (or past a limit)
 // sampled bounds for the first `candidates` moves or draws (0: all).
 HiddenHintResult hint_hidden(const HiddenGame& game, const Limits& limits, Control* control, uint64_t seed = 0,
-                             int samples = kDefaultSamples, size_t candidates = kHintCandidates);
+                             int samples = kDefaultSamples, size_t candidates = kHintCandidates,
+                             bool lookahead = false);
 
 }  // namespace sj::onrun
