@@ -553,7 +553,7 @@ def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:
 
 def play_policy(position: PositionLike, limit: Limit | None = None, *, control: Control | None = None,
                 lookahead: bool = False, seed: int = 0) -> PolicyResult:
-    """The fixed policy of the sampled answers (order hidden) played on a
+    """The sampled answers' default (fixed) policy (order hidden) played on a
     known deal: each turn the move the search tries first, seeing only the
     board and the tile drawn, never the tiles to come. On deals drawn at
     random its mean score is a lower bound on the value with the order
@@ -652,7 +652,7 @@ class Analysis(BatchCounts):
                     "value itself. Exact per deal only where every deal was proved")
     policy_mean: float = Field(
         description="LOWER bound: the mean over these deals of the fixed policy's score (the sampled answers' "
-                    "policy; with lookahead, the lookahead policy's; each deal's tiles seen only when drawn; a "
+                    "default; with lookahead, the lookahead policy's; each deal's tiles seen only when drawn; a "
                     "game a limit stopped counts 0): an estimate of a lower bound on the value with the order "
                     "hidden")
     policy_interval95: tuple[float, float] = Field(
