@@ -70,8 +70,8 @@ class Searcher {
   // outcomes as classes (Game::MoveClass: a turn may have 10^6
   // outcomes, and a node is mostly cut after a child or two); a child is
   // made when searched. Two moves reaching one state are rare, and the
-  // table cuts the second. Returns whether the list was cut short (then an
-  // answer past here is not proved).
+  // table cuts the second. Returns whether the list was cut short (then
+  // only the node's own bound holds for it).
   bool ordered_moves(const State& s, std::vector<Game::MoveClass>& moves, std::vector<Order>& order) {
     bool truncated = false;
     game_.move_classes(s, moves, &truncated);
@@ -340,14 +340,17 @@ class Searcher {
       upper = std::max(upper, u);
       return !stopped_;
     };
-    bool unlisted = truncated;
-    for (const Order& o : order)
-      if (!for_each_move(s, moves[o.index], [&](const Move& m) { return child(m, o.key.bound); }, &unlisted)) break;
+    for (const Order& o : order) {
+      bool unlisted = false;
+      const bool more = for_each_move(s, moves[o.index], [&](const Move& m) { return child(m, o.key.bound); }, &unlisted);
+      // A class's outcomes past the listing's cap are bounded by its key,
+      // as those the sorted cut skips are: what the table holds stays an
+      // upper bound for every search that reads it (a hint's later moves).
+      if (unlisted) upper = std::max(upper, o.key.bound);
+      if (!more) break;
+    }
     if (stopped_) return bound;  // the children not reached count with the node's bound
-    // Moves left unlisted: only the bound holds, and it is not stored, so
-    // that what the table holds stays an upper bound for every search
-    // that reads it (a hint's later moves among them).
-    if (unlisted) return bound;
+    if (truncated) return bound;  // moves left unlisted: only the bound holds
     upper = std::min(upper, bound);
     table_.store(key, Bound{upper}, budget_.nodes() - nodes_before);
     return upper;
