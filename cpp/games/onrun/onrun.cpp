@@ -7,6 +7,7 @@
 #include <bitset>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -1017,6 +1018,39 @@ std::vector<std::pair<int, int>> several_sources_classes(const Evacuation& e, Sp
   return out;
 }
 
+// Several sources' classes, remembered by the evacuation's shape (each
+// source's pawns and destinations, each destination's room and kind: all
+// the classes depend on). A listing asks for every number at every
+// flashpoint, and a tile placed away from a number's groups leaves that
+// evacuation as it was, so most asks repeat one (docs/benchmarks.md). Per
+// thread, and forgotten once kRememberedShapes are held; a listing cut
+// short by `spend` is not kept.
+constexpr size_t kRememberedShapes = 1 << 14;
+template <class Spend>
+std::vector<std::pair<int, int>> remembered_classes(const Evacuation& e, Spend&& spend) {
+  thread_local std::unordered_map<std::string, std::vector<std::pair<int, int>>> known;
+  thread_local std::string shape;
+  shape.clear();
+  // Every count fits a byte: groups, pawns and destinations are below 255
+  // (the static_assert above).
+  auto put = [&](size_t x) { shape.push_back(static_cast<char>(x)); };
+  put(e.sources.size());
+  for (size_t si = 0; si < e.sources.size(); ++si) {
+    put(e.k[si]);
+    put(e.of[si].size());
+    for (int j : e.of[si]) put(j);
+  }
+  for (size_t j = 0; j < e.dest.size(); ++j) put(2 * e.cap[j] + (e.at_edge[j] ? 1 : 0));
+  if (auto it = known.find(shape); it != known.end()) return it->second;
+  bool cut = false;
+  std::vector<std::pair<int, int>> classes = several_sources_classes(e, [&] { return spend() || (cut = true, false); });
+  if (!cut) {
+    if (known.size() >= kRememberedShapes) known.clear();
+    known.emplace(shape, classes);
+  }
+  return classes;
+}
+
 }  // namespace
 
 // Every evacuation of colour `color` from the placed board, in canonical order.
@@ -1064,7 +1098,7 @@ void Game::evacuations(const State& s, int color, std::vector<Move>* out, Cell p
       continue;
     }
     if (folded) {
-      for (const auto& [moved, to_edge] : several_sources_classes(e, spend)) new_class(moved, to_edge);
+      for (const auto& [moved, to_edge] : remembered_classes(e, spend)) new_class(moved, to_edge);
       continue;
     }
     for (const OutcomeKey& key : several_sources_outcomes(e, spend)) to_cells(e, key, new_move().to);
