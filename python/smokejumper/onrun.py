@@ -309,7 +309,8 @@ Fraction = Annotated[str, Field(pattern=_FRACTION)]
 
 class SampledEstimate(BaseModel):
     estimate: float = Field(description="The mean over the samples")
-    interval: tuple[float, float] = Field(description="Its 95% confidence interval (normal; both ends the mean below 2 samples)")
+    interval: tuple[float, float] = Field(description="Its 95% confidence interval (normal, the low end cut at 0; "
+                                           "both ends the mean below 2 samples)")
     quantity: str = Field(description="What the mean estimates: a lower or an upper bound of the expected score")
 
 
