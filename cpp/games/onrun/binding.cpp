@@ -208,10 +208,11 @@ py::dict sampled_dict(const SampledValue& v) {
   e["samples"] = v.samples;
   e["samples_asked"] = v.samples_asked;
   e["lookahead"] = v.lookahead;
-  e["policy"] = interval_dict(v.policy_mean, v.policy_low, v.policy_high,
-                              v.lookahead ? "lower bound: the mean score of the lookahead policy, which sees only the "
-                                            "drawn tile and which tiles are left"
-                                          : "lower bound: the mean score of a fixed policy that sees only the drawn tile");
+  e["policy"] = interval_dict(
+      v.policy_mean, v.policy_low, v.policy_high,
+      v.lookahead ? "lower bound: the mean score of the lookahead policy, which sees only the drawn tile and which "
+                    "tiles are left"
+                  : "lower bound: the mean score of a fixed policy that sees only the drawn tile");
   e["clairvoyant"] = interval_dict(v.clairvoyant_mean, v.clairvoyant_low, v.clairvoyant_high,
                                    "upper bound: the clairvoyant mean (known-order best scores)");
   e["clairvoyant_bounded"] = v.clairvoyant_bounded;
@@ -389,8 +390,8 @@ SMOKEJUMPER_GAME(onrun, "On the Run! co-op / solitaire, deal known or hidden") {
         {
           py::gil_scoped_release release;
           const std::unique_ptr<HiddenGame> game = make_hidden(tiles, edge, supply, next, pool, turns_left, drawn);
-          r = solve_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control, seed, samples, sample_only,
-                           lookahead);
+          r = solve_hidden(*game, make_limits(max_nodes, max_seconds, max_memory_mb), control, seed, samples,
+                           sample_only, lookahead);
         }
         py::dict d;
         d["exact"] = r.exact;

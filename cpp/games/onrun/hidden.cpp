@@ -186,7 +186,8 @@ class Sampler {
     // The sample's nodes at most: a policy node a turn (and the lookahead's
     // solves) and one solve's quota.
     const uint64_t used = budget.nodes() + inner_nodes;
-    const uint64_t policy_nodes = static_cast<uint64_t>(turns) * (v_.lookahead ? 1 + kLookaheadOrders * kLookaheadNodes : 1);
+    const uint64_t policy_nodes =
+        static_cast<uint64_t>(turns) * (v_.lookahead ? 1 + kLookaheadOrders * kLookaheadNodes : 1);
     if (used >= limits.max_nodes || limits.max_nodes - used < v_.clairvoyant_nodes + policy_nodes) {
       budget.stop(StopReason::kNodes);
       return false;

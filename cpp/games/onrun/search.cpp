@@ -342,7 +342,8 @@ class Searcher {
     };
     for (const Order& o : order) {
       bool unlisted = false;
-      const bool more = for_each_move(s, moves[o.index], [&](const Move& m) { return child(m, o.key.bound); }, &unlisted);
+      const bool more =
+          for_each_move(s, moves[o.index], [&](const Move& m) { return child(m, o.key.bound); }, &unlisted);
       // A class's outcomes past the listing's cap are bounded by its key,
       // as those the sorted cut skips are: what the table holds stays an
       // upper bound for every search that reads it (a hint's later moves).
