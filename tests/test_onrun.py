@@ -205,23 +205,22 @@ def test_walks_find_better_lines_on_long_deals_for_the_same_nodes():
         assert onrun.replay(position, walks.line).score == walks.score_bounds[0]
 
 
-def proved_with_and_without(phase: str, supply: list[int], sizes: tuple[int, ...], seeds: range) -> tuple[int, int]:
-    """Solves each deal with `phase` (beams or walks) and without, at
-    100,000 nodes: where both prove, the best scores agree; every line
-    with it replays to its score. Returns the deals both proved, and how
-    many of them the phase changed the search of."""
+def proved_with_and_without(phase: str, supply: list[int], cases: list[tuple[int, int]]) -> tuple[int, int]:
+    """Solves each deal (tiles, seed) with `phase` (beams or walks) and
+    without, at 100,000 nodes: where both prove, the best scores agree;
+    every line with it replays to its score. Returns the deals both
+    proved, and how many of them the phase changed the search of."""
     proved = ran = 0
-    for tiles in sizes:
-        for seed in seeds:
-            position = onrun.deal(seed, tiles=tiles, supply=supply).position
-            full = onrun.solve(position, Limit(nodes=100_000))
-            without = onrun.solve(position, Limit(nodes=100_000), **{phase: False})
-            if full.exact and without.exact:
-                proved += 1
-                assert (full.best_score, full.won) == (without.best_score, without.won), (tiles, seed)
-                ran += full.stats.nodes != without.stats.nodes
-            if full.line is not None:
-                assert onrun.replay(position, full.line).score == full.score_bounds[0]
+    for tiles, seed in cases:
+        position = onrun.deal(seed, tiles=tiles, supply=supply).position
+        full = onrun.solve(position, Limit(nodes=100_000))
+        without = onrun.solve(position, Limit(nodes=100_000), **{phase: False})
+        if full.exact and without.exact:
+            proved += 1
+            assert (full.best_score, full.won) == (without.best_score, without.won), (tiles, seed)
+            ran += full.stats.nodes != without.stats.nodes
+        if full.line is not None:
+            assert onrun.replay(position, full.line).score == full.score_bounds[0]
     return proved, ran
 
 
@@ -229,8 +228,12 @@ def test_beams_leave_proofs_exact():
     """A beam's line only raises the best found, by which depth-first search
     cuts: deals of 12-16 tiles (beams run with more than 8 turns left) that
     are proved with the beams and without have the same best score."""
-    proved, ran = proved_with_and_without("beams", [2] * 4, (12, 14, 16), range(6))
-    assert proved >= 10 and ran >= 5, (proved, ran)
+    cases = [(tiles, seed) for tiles in (12, 14, 16) for seed in range(6)]
+    if not FULL_SCALE:  # the quick ones: 13 both prove, 3 of them searched differently
+        cases = [(12, 0), (12, 1), (12, 3), (12, 4), (12, 5), (14, 0), (14, 1), (14, 4), (14, 5),
+                 (16, 0), (16, 3), (16, 4), (16, 5)]
+    proved, ran = proved_with_and_without("beams", [2] * 4, cases)
+    assert proved >= 10 and ran >= (5 if FULL_SCALE else 3), (proved, ran)
 
 
 def test_walks_leave_proofs_exact():
@@ -240,7 +243,8 @@ def test_walks_leave_proofs_exact():
     the bound and the walks never start; 3 pawns in two colours leave them
     work.) At the small scale, only deals both prove within the limit."""
     seeds = range(8) if FULL_SCALE else (0, 3, 4, 5)
-    proved, ran = proved_with_and_without("walks", [3, 3, 2, 2], (12, 16), seeds)
+    cases = [(tiles, seed) for tiles in (12, 16) for seed in seeds]
+    proved, ran = proved_with_and_without("walks", [3, 3, 2, 2], cases)
     assert proved >= 8 and ran >= 3, (proved, ran)
 
 
