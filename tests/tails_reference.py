@@ -285,9 +285,7 @@ def prepare(position: dict, line: list[dict]) -> dict:
            "first": winner if isinstance(winner, int) else position.get("first", 0),
            "iguana": [(f["start"], f["flames"]) for f in position["iguana"][1:]], "flames": flames}
     if position.get("rogue") is not None:
-        rogue = position["rogue"]
-        out["rogue"] = sorted(list(s[4]) + list(s[5]) + [c for o, c in pile if o == "rogue"])
-        del rogue
+        out["rogue"] = list(range(1, 10))  # "the Rogue's nine cards are all shuffled into a new deck"
     if not out["iguana"]:
         top = max(flames)
         out["winners"] = [i for i, f in enumerate(flames) if f == top]

@@ -477,11 +477,9 @@ RoundEnd end_round(const Position& p, const State& s, const std::vector<PileCard
   if (p.rogue.present) {
     nx.rogue.present = true;
     nx.rogue.known = false;
-    std::vector<int> all(s.deck, s.deck + s.deck_n);
-    all.insert(all.end(), s.reserve, s.reserve + s.reserve_n);
-    for (const PileCard& pc : pile)
-      if (pc.owner == kRogue) all.push_back(pc.card);
-    nx.rogue.deck = all;
+    // "The Rogue's nine cards are all shuffled into a new deck": all nine,
+    // even when the position listed fewer of them.
+    nx.rogue.deck = {1, 2, 3, 4, 5, 6, 7, 8, 9};
   }
   e.next = normalized(nx);
   for (const PlayerSpec& pl : e.next.players) e.final_flames.push_back(flames_of(pl));
