@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from smokejumper import InvalidPositionError
-from smokejumper._inputs import describe_validation_error
+from smokejumper._inputs import cell_on_path, describe_validation_error
 
 PROBLEM_JSON = "application/problem+json"
 MAX_DETAIL_CHARS = 500
@@ -74,8 +74,8 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": Problem, "description": _title(s), "content": {PROBLEM_JSON: schema}} for s in statuses}
 
 
-def describe_validation_errors(errors: list[dict[str, Any]]) -> str:
-    """``body.position.tiles.0.n: Input should be less than or equal to 6``."""
+def describe_validation_errors(errors: list[dict[str, Any]], body: object = None) -> str:
+    """``body.position.tiles.0.n at (0, 0): Input should be less than or equal to 6``."""
     if not errors:
         return "body: invalid request"
     first = errors[0]
@@ -87,9 +87,11 @@ def describe_validation_errors(errors: list[dict[str, Any]]) -> str:
         error = (first.get("ctx") or {}).get("error")
         return f"body: invalid JSON{where}" + (f": {error}" if error else "")
     where = ".".join(loc) or "body"
+    path = list(first.get("loc", ()))
+    cell = cell_on_path(body, path[1:]) if path[:1] == ["body"] else ""
     more = len(errors) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"{where}: {msg}{tail}"
+    return f"{where}{cell}: {msg}{tail}"
 
 
 def _is_json(content_type: str | None) -> bool:
@@ -104,7 +106,7 @@ async def _validation_error(request: Request, exc: RequestValidationError) -> JS
     errors = list(exc.errors())
     if errors and tuple(errors[0].get("loc", ())) == ("body",) and not _is_json(content_type):
         return problem(415, f"body: send JSON with Content-Type: application/json, not {content_type}")
-    return problem(422, describe_validation_errors(errors))
+    return problem(422, describe_validation_errors(errors, exc.body))
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

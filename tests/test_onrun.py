@@ -125,8 +125,13 @@ def test_the_colour_cycle_is_fixed_even_for_a_colour_with_no_pawns():
     ({"tiles": tiles((0, 0, 1), (1, 0, 1)), "supply": [1, 2, 3]}, "supply"),
     ({"deal": [{"n": 1}]}, "deal"),
     ({"deal": [{"n": 1}, {"n": 2}], "tiles": tiles((0, 0, 1), (1, 0, 1))}, "either deal"),
-    ({"tiles": tiles((0, 0, 1), (1, 0, 7))}, "tiles.1.n"),
+    ({"tiles": tiles((0, 0, 1), (1, 0, 7))}, "tiles.1.n at (1, 0)"),
+    ({"tiles": [{"q": 0, "r": 0, "n": 1, "spaces": 4}, {"q": 1, "r": 0, "n": 1}]}, "tiles.0.spaces at (0, 0)"),
+    ({"tiles": [{"q": 0, "r": 0, "n": 1, "pawns": [0, -1, 0, 0]}, {"q": 1, "r": 0, "n": 1}]},
+     "tiles.0.pawns.1 at (0, 0)"),
+    ({"tiles": tiles((0, 0, 1), (1, 0, 1)), "edge": [{"q": -1, "r": 0, "color": 4}]}, "edge.0.color at (-1, 0)"),
     ({"deal": [{"n": 1}, {"n": 2}], "pool": []}, "pool"),
+    ({"tiles": tiles((0, 0, 3), (1, 0, 5)), "deal_rest": [], "pool": [{"n": 1}]}, "deal_rest and pool"),
 ])
 def test_a_bad_position_is_refused_naming_the_field_or_cell(bad, needle):
     with pytest.raises(InvalidPositionError) as e:
@@ -320,6 +325,39 @@ def test_a_turn_past_the_listing_cap_is_refused_by_check_and_hint_but_solved():
             call(position)
     answer = onrun.solve(position, Limit(nodes=1000))
     assert answer.exact and answer.best_score == 4
+
+
+def test_a_move_s_count_or_number_out_of_range_stops_the_replay_at_its_turn():
+    """The spec's k in 1..3 and v in 1..6 are rules of the move: a replay
+    plays the turns before and stops there, naming the turn and why."""
+    p = {"deal": [{"n": 3}, {"n": 5}, {"n": 2}, {"n": 4}], "supply": [3, 3, 3, 3]}
+    first = onrun.check(p).moves[0].move.model_dump(mode="json")
+    place = list(onrun.check(onrun.replay(p, [first]).position).flashpoints[0])
+    for action, why in (({"kind": "tile", "tile": [0, 0], "count": 4}, "count must be 1..3"),
+                        ({"kind": "tile", "tile": [0, 0], "count": 0}, "count must be 1..3"),
+                        ({"kind": "evacuate", "number": 7, "to": []}, "number must be 1..6")):
+        r = onrun.replay(p, [first, {"place": place, "action": action}])
+        assert len(r.steps) == 1 and r.error is not None and r.error.startswith("turn 1") and why in r.error, r.error
+
+
+def test_answers_echo_the_tiles_with_the_spaces_they_used():
+    known = {"deal": [{"n": 3}, {"n": 5, "spaces": 1}, {"n": 6}], "supply": [1, 1, 1, 1]}
+    hidden = {"start": [{"n": 3}, {"n": 5}], "pool": [{"n": 1}, {"n": 6, "spaces": 2}], "drawn": {"n": 4}}
+    for answer in (onrun.check(known), onrun.solve(known), onrun.hint(known)):
+        assert [(t.n, t.spaces) for t in answer.position.deal] == [(3, 2), (5, 1), (6, 3)]
+    for answer in (onrun.check(hidden), onrun.solve(hidden), onrun.hint(hidden)):
+        echo = answer.position
+        assert [(t.n, t.spaces) for t in echo.start + echo.pool + [echo.drawn]] == [(3, 2), (5, 3), (1, 1), (6, 2), (4, 2)]
+
+
+def test_a_hint_ranks_by_score_alone_ties_in_canonical_order():
+    """Every move here scores 0, four of them winning (the spec's value is
+    the score; `won` is reported beside it): the listing is the canonical
+    order, its first move the pass at the first flashpoint."""
+    p = {"deal": [{"n": 2, "spaces": 1}, {"n": 2, "spaces": 2}, {"n": 1, "spaces": 2}], "supply": [2, 0, 0, 0]}
+    answer = onrun.hint(p)
+    assert {m.best_score for m in answer.moves} == {0} and sum(m.won for m in answer.moves) == 4
+    assert [m.move for m in answer.moves] == [c.move for c in onrun.check(p).moves]
 
 
 def test_a_move_of_another_colour_is_refused():

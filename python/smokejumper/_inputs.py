@@ -16,13 +16,31 @@ M = TypeVar("M", bound=BaseModel)
 MAX_INPUT_BYTES = 1 << 20
 
 
-def describe_validation_error(err: ValidationError) -> str:
-    """One line: where (a dotted path into the input) and what is wrong."""
+def describe_validation_error(err: ValidationError, data: object = None) -> str:
+    """One line: where (a dotted path into the input, and the cell of the
+    tile or pawn it is in, read from ``data``) and what is wrong."""
     first = err.errors()[0]
     where = ".".join(str(part) for part in first["loc"]) or "input"
     more = len(err.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"{where}: {first['msg']}{tail}"
+    return f"{where}{cell_on_path(data, first['loc'])}: {first['msg']}{tail}"
+
+
+def cell_on_path(data: object, loc: Sequence[object]) -> str:
+    """`` at (q, r)`` for the deepest object on an error's path into ``data``
+    that names its cell by integer ``q`` and ``r`` (a tile, an edge pawn),
+    so that a rejection names the cell as well as the field; else ``""``."""
+    cell = ""
+    for part in (*loc, None):
+        if isinstance(data, dict) and type(data.get("q")) is int and type(data.get("r")) is int:
+            cell = f" at ({data['q']}, {data['r']})"
+        if part is None:
+            break
+        try:
+            data = data[part]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            break
+    return cell
 
 
 def input_bytes(text: str | bytes) -> int:
@@ -66,6 +84,6 @@ def load_model(model: type[M], obj: M | dict | str | bytes) -> M:
     try:
         return model.model_validate(obj)
     except ValidationError as e:
-        raise InvalidPositionError(describe_validation_error(e)) from None
+        raise InvalidPositionError(describe_validation_error(e, obj)) from None
     except RecursionError:
         raise InvalidPositionError("input nested too deeply") from None

@@ -227,7 +227,7 @@ def _request(op: Operation, args: argparse.Namespace) -> BaseModel:
     except ValidationError as e:
         loc = e.errors()[0]["loc"]
         field = str(loc[0]) if loc else ""
-        message = describe_validation_error(e)
+        message = describe_validation_error(e, data)
         if field == "position":  # the file's own fields: "tiles.0.n", not "position.tiles.0.n"
             raise UsageError(f"{args.position}: {message.removeprefix('position.')}") from None
         if field in files:  # an item of a list: "steps[3].move.weapon"

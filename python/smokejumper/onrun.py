@@ -47,6 +47,9 @@ Coord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 EdgeCoord = Annotated[StrictInt, Field(ge=-MAX_COORDINATE - 1, le=MAX_COORDINATE + 1)]
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_PAWNS_PER_COLOR)]
 Pair = tuple[EdgeCoord, EdgeCoord]
+# A move's count or number: the engine judges its range (the spec's "replay
+# stops, naming the turn"), so the model only keeps it within a C int.
+EngineInt = Annotated[StrictInt, Field(ge=-(2**31), le=2**31 - 1)]
 Status = Literal["win", "loss", "ongoing", "over"]
 # The competitive start: the deal's first tiles, in deal order, per players.
 START_CELLS = {2: [(0, 0), (1, 0)], 3: [(0, 0), (1, 0), (0, 1)], 4: [(0, 0), (1, 0), (0, 1), (1, 1)]}
@@ -109,7 +112,7 @@ class Position(BaseModel):
     supply: list[Count] = Field(default_factory=lambda: [12, 12, 12, 12], min_length=4, max_length=4)
     next: StrictInt = Field(default=0, ge=0, le=3)
     deal: list[NewTile] | None = Field(default=None, max_length=MAX_TILES)
-    deal_rest: list[NewTile] = Field(default_factory=list, max_length=MAX_TILES)
+    deal_rest: list[NewTile] | None = Field(default=None, max_length=MAX_TILES)
     players: StrictInt | None = Field(default=None, ge=2, le=4,
                                       description="2-4: the competitive game (next is then the seat); absent: co-op")
     passes: StrictInt | None = Field(default=None, ge=0, le=4,
@@ -166,11 +169,11 @@ class Position(BaseModel):
                     self.players, self.passes or 0, neutral)
         tiles = [t.native() for t in self.tiles or []]
         return (tiles, [(e.q, e.r, e.color) for e in self.edge], list(self.supply), self.next,
-                [t.native() for t in self.deal_rest], self.players, self.passes or 0, neutral)
+                [t.native() for t in self.deal_rest or []], self.players, self.passes or 0, neutral)
     def _hidden_form(self) -> None:
         if self.players is not None:
             raise ValueError("players and pool: the order hidden is served for the co-op game only")
-        if self.deal_rest:
+        if self.deal_rest is not None:  # even empty: the spec refuses both given
             raise ValueError("deal_rest and pool: give one (order known) or the other (order hidden), not both")
         if self.deal is not None:
             raise ValueError("deal and pool: give start (order hidden) or deal (order known), not both")
@@ -193,6 +196,18 @@ class Position(BaseModel):
                                  f"(pool{' and drawn' if self.drawn is not None else ''})")
             if self.turns_left == 0 and self.drawn is not None:
                 raise ValueError("turns_left: 0 with a tile drawn (the drawn tile's turn counts)")
+
+    def with_spaces(self) -> Position:
+        """This position with every tile's spaces written out: answers echo
+        the tiles with the spaces they used (the spec's "Positions")."""
+        def filled(t: Any) -> Any:
+            return t.model_copy(update={"spaces": t.spaces or DEFAULT_SPACES[t.n]})
+        update: dict[str, Any] = {name: [filled(t) for t in getattr(self, name)]
+                                  for name in ("tiles", "deal", "deal_rest", "start", "pool")
+                                  if getattr(self, name) is not None}
+        if self.drawn is not None:
+            update["drawn"] = filled(self.drawn)
+        return self.model_copy(update=update)
 
     @property
     def hidden(self) -> bool:
@@ -219,7 +234,7 @@ class Position(BaseModel):
             return first, [], list(self.supply), self.next, [t.native() for t in self.deal[2:]]
         tiles = [t.native() for t in self.tiles or []]
         return tiles, [(e.q, e.r, e.color) for e in self.edge], list(self.supply), self.next, \
-            [t.native() for t in self.deal_rest]
+            [t.native() for t in self.deal_rest or []]
 
 
 class PassAction(BaseModel):
@@ -233,7 +248,7 @@ class TileAction(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["tile"]
     tile: Pair
-    count: StrictInt = Field(ge=1, le=3)
+    count: EngineInt = Field(description="1..3; another count is an illegal move (a replay stops there)")
 
 
 class EdgeAction(BaseModel):
@@ -250,7 +265,7 @@ class EvacuateAction(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     kind: Literal["evacuate"]
-    number: StrictInt = Field(ge=1, le=6)
+    number: EngineInt = Field(description="1..6; another number is an illegal move (a replay stops there)")
     to: list[Pair] = Field(default_factory=list, max_length=MAX_PAWNS_PER_COLOR)
 
 
@@ -307,6 +322,9 @@ _FRACTION = r"^[0-9]+/[1-9][0-9]*$"
 Fraction = Annotated[str, Field(pattern=_FRACTION)]
 
 
+_ECHO = "The position asked about, every tile's spaces written out (the spaces the answer used)"
+
+
 class SampledEstimate(BaseModel):
     estimate: float = Field(description="The mean over the samples")
     interval: tuple[float, float] = Field(description="Its 95% confidence interval (normal, the low end cut at 0; "
@@ -360,6 +378,7 @@ class SolveResult(Value):
         "enumerate; sampling asked for)")
     sampled: SampledAnswer | None = Field(None, description="Order hidden, not exact: the sampled bounds")
     stats: Stats
+    position: Position | None = Field(None, description=_ECHO)
 
 
 
@@ -372,6 +391,7 @@ class HintResult(BaseModel):
                                    description="Order hidden, no tile drawn: the value of each possible draw")
     expected_score: Fraction | None = Field(None, description="Order hidden: the position's expected score")
     stats: Stats
+    position: Position | None = Field(None, description=_ECHO)
 
 
 class SeatResult(BaseModel):
@@ -397,6 +417,7 @@ class CheckResult(BaseModel):
                                     "(order hidden: only when the next tile is drawn)")
     mode: Mode = Field("known", description=_MODE)
     pool_size: int | None = Field(None, description="Order hidden: the tiles still face down")
+    position: Position | None = Field(None, description=_ECHO)
 
 
 class ReplayStep(BaseModel):
@@ -441,10 +462,11 @@ def check(position: PositionLike) -> CheckResult:
     if p.players is not None:
         raw = _native.contest_check(*p.contest_native())
         raw |= {"color": raw["colors"][0], "score": None, "upper_score": None}
-        return CheckResult.model_validate(raw)
-    if p.hidden:
-        return CheckResult.model_validate({**_native.hidden_check(*p.hidden_native()), "mode": "hidden"})
-    return CheckResult.model_validate(_native.check(*p.native()))
+    elif p.hidden:
+        raw = {**_native.hidden_check(*p.hidden_native()), "mode": "hidden"}
+    else:
+        raw = _native.check(*p.native())
+    return CheckResult.model_validate({**raw, "position": p.with_spaces()})
 
 
 def _co_op_only(p: Position, what: str) -> None:
@@ -489,9 +511,10 @@ def solve(position: PositionLike, limit: Limit | None = None, *, control: Contro
                                    sample_only, lookahead)
         upper = _native.hidden_check(*p.hidden_native())["upper_score"]
         return SolveResult.model_validate({**raw, "mode": "hidden", "verdict": "unknown", "best_score": None,
-                                           "won": None, "score_bounds": (0, upper), "line": None})
-    return SolveResult.model_validate(_native.solve(*p.native(), *(limit or Limit()).native(), control, use_bound,
-                                                   spread, beams, walks))
+                                           "won": None, "score_bounds": (0, upper), "line": None,
+                                           "position": p.with_spaces()})
+    raw = _native.solve(*p.native(), *(limit or Limit()).native(), control, use_bound, spread, beams, walks)
+    return SolveResult.model_validate({**raw, "position": p.with_spaces()})
 
 
 def _check_seed(seed: int) -> None:
@@ -528,8 +551,9 @@ def hint(position: PositionLike, limit: Limit | None = None, *, control: Control
         upper = _native.hidden_check(*p.hidden_native())["upper_score"]
         moves = [{**m, "best_score": None, "won": None, "score_bounds": (0, upper), "exact": m["expected_score"] is not None,
                   "line": None} for m in raw["moves"]]
-        return HintResult.model_validate({**raw, "moves": moves, "mode": "hidden"})
-    return HintResult.model_validate(_native.hint(*p.native(), *(limit or Limit()).native(), control, beams))
+        return HintResult.model_validate({**raw, "moves": moves, "mode": "hidden", "position": p.with_spaces()})
+    raw = _native.hint(*p.native(), *(limit or Limit()).native(), control, beams)
+    return HintResult.model_validate({**raw, "position": p.with_spaces()})
 
 
 def replay(position: PositionLike, line: Sequence[Move | dict]) -> ReplayResult:

@@ -526,9 +526,12 @@ HintResult hint(const Game& game, const State& s, const Limits& limits, Control*
     if (!h.exact && why == StopReason::kNone) why = slice == StopReason::kNone ? StopReason::kNodes : slice;
     r.moves.push_back(std::move(h));
   }
-  std::stable_sort(r.moves.begin(), r.moves.end(), [](const HintMove& a, const HintMove& b) {
-    if (a.lower != b.lower) return a.lower > b.lower;
-    return a.upper > b.upper;
+  // Best first by the spec's value, the score: ties stay in canonical order
+  // (the children's), `won` included: it is reported, never ranked.
+  auto score = [](int objective) { return objective < 0 ? -1 : objective / 2; };
+  std::stable_sort(r.moves.begin(), r.moves.end(), [&](const HintMove& a, const HintMove& b) {
+    if (score(a.lower) != score(b.lower)) return score(a.lower) > score(b.lower);
+    return score(a.upper) > score(b.upper);
   });
   r.stats.nodes = budget.nodes();
   r.stats.seconds = budget.seconds();
