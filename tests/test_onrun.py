@@ -347,7 +347,8 @@ def test_answers_echo_the_tiles_with_the_spaces_they_used():
         assert [(t.n, t.spaces) for t in answer.position.deal] == [(3, 2), (5, 1), (6, 3)]
     for answer in (onrun.check(hidden), onrun.solve(hidden), onrun.hint(hidden)):
         echo = answer.position
-        assert [(t.n, t.spaces) for t in echo.start + echo.pool + [echo.drawn]] == [(3, 2), (5, 3), (1, 1), (6, 2), (4, 2)]
+        tiles = echo.start + echo.pool + [echo.drawn]
+        assert [(t.n, t.spaces) for t in tiles] == [(3, 2), (5, 3), (1, 1), (6, 2), (4, 2)]
 
 
 def test_a_hint_ranks_by_score_alone_ties_in_canonical_order():

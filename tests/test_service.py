@@ -296,7 +296,8 @@ def test_a_schema_error_in_a_tile_names_its_cell(client):
     """The spec's rejections name the field and the cell: pydantic's own
     checks (a number out of range) too, not only the engine's."""
     position = {"tiles": [{"q": 0, "r": 0, "n": 3}, {"q": 1, "r": 0, "n": 7}]}
-    assert_problem(client.post("/v1/onrun/check", json={"position": position}), 422, "body.position.tiles.1.n at (1, 0)")
+    assert_problem(client.post("/v1/onrun/check", json={"position": position}), 422,
+                   "body.position.tiles.1.n at (1, 0)")
 
 
 def test_invalid_json(client):

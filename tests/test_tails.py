@@ -549,3 +549,14 @@ def test_the_hidden_rogue_deck_is_averaged_exactly():
     s = tails.solve(position)
     assert s.best.model_dump(mode="json") == {"play": 4}
     assert s.winner["rogue"] == "1/2" and s.winner["1"] == "1/2" and s.line is None
+
+
+def test_choose_positions_are_written_without_a_discard_pile():
+    """The spec's choose position has "the same fields without turn, lap,
+    discard": a deal's and a round's next position are written so."""
+    position = tails.deal(1, players=2).position
+    assert position.phase == "choose" and "discard" not in position.model_dump(mode="json")
+    hunt = {"players": [{"hand": [4]}, {"hand": []}], "turn": 0,
+            "iguana": [{"start": 4, "flames": 3}, {"start": 1, "flames": 2}]}
+    after = tails.replay(hunt, [{"play": 4}, {"pass": True}]).round.next
+    assert after is not None and after.phase == "choose" and "discard" not in after.model_dump(mode="json")

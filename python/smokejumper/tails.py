@@ -125,8 +125,13 @@ class Position(BaseModel):
 
     @model_serializer(mode="wrap")
     def _write(self, handler: Any) -> dict[str, Any]:
-        """As the spec writes positions: a field left unset (null) is left out."""
-        return {k: v for k, v in handler(self).items() if v is not None}
+        """As the spec writes positions: a field left unset (null) is left out,
+        and a choose position has no discard pile (the spec's "the same
+        fields without turn, lap, discard")."""
+        out = {k: v for k, v in handler(self).items() if v is not None}
+        if self.phase == "choose":
+            out.pop("discard", None)
+        return out
 
     def native(self) -> dict[str, Any]:
         """The position as the core reads it."""
