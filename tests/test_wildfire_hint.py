@@ -185,6 +185,16 @@ def test_known_order_hint_agrees_with_solve_on_every_child():
             assert c.ci95 == (c.wins, c.wins) and c.value == c.wins
 
 
+def test_a_move_that_may_still_win_ranks_before_one_proved_lost():
+    """At one node a deal, most moves are unknown on it (share 0, interval
+    [0, 1]) and one is proved lost (share 0, interval [0, 0]): the lost one
+    comes after every unknown one, whatever its place in check's order."""
+    deal = {"deal": [{"n": n} for n in (1, 5, 3, 1, 2, 4, 6, 1)], "supply": [3, 2, 2]}
+    moves = wildfire.hint(deal, sample_nodes=1, workers=1).moves
+    uppers = [m.interval95[1] for m in moves if m.win_share == 0]
+    assert 0.0 in uppers and 1.0 in uppers and uppers == sorted(uppers, reverse=True), uppers
+
+
 def test_one_possible_deal_is_exact():
     # One turn left, or every unseen tile alike: the hidden order is known.
     last = {"start": {"n": 1}, "pool": [{"n": 5}, {"n": 2}], "turns": 1, "supply": [1], "drawn": {"n": 5}}
@@ -299,6 +309,7 @@ HIDDEN = {"start": {"n": 1}, "pool": [{"n": 5}, {"n": 2}, {"n": 3}], "turns": 3,
     ({**HIDDEN, "drawn": {"n": 4}}, {}, "not in the pool|no tile 4"),
     ({"deal": [{"n": 1}], "supply": [0]}, {}, "game is over"),
     ({"tiles": [{"q": 0, "r": 0, "n": 1}], "turn": 0, "pool": [{"n": 2}], "turns_left": 0}, {}, "game is over"),
+    ({**HIDDEN, "turns": 4}, {}, "^.*turns: 4 must be 0..the pool size 3"),  # the start form's own field
 ])
 def test_bad_hint_input_gives_one_clear_error(position, options, needle):
     with pytest.raises(ValueError, match=needle):

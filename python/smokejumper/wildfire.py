@@ -116,6 +116,9 @@ class Position(BaseModel):
             for key in ("pool", "turns"):
                 if getattr(self, key) is None:
                     raise ValueError(f"a hidden-order start needs '{key}'")
+            # Checked here to name the start form's own field (the core says turns_left).
+            if self.turns is not None and self.pool is not None and self.turns > len(self.pool):
+                raise ValueError(f"turns: {self.turns} must be 0..the pool size {len(self.pool)}")
         if form == "tiles":
             if self.turn is None:
                 raise ValueError("a mid-game position needs 'turn' (turns already played)")
@@ -342,7 +345,9 @@ def hint(position: PositionLike, limit: Limit | None = None, *, samples: int = 2
         else:
             interval = (wilson_interval(wins, n)[0], wilson_interval(wins + unknown, n)[1])
         moves.append({**c, "value": wins / n if n else 0.0, "ci95": interval, "n": n})
-    order = sorted(range(len(moves)), key=lambda i: (-moves[i]["value"], -moves[i]["ci95"][0], i))
+    # Best first: the share won, then the interval's ends (a move that may
+    # still win before one proved lost at the same share), then canonical.
+    order = sorted(range(len(moves)), key=lambda i: (-moves[i]["value"], -moves[i]["ci95"][0], -moves[i]["ci95"][1], i))
     return HintResult.model_validate({**raw, "moves": [moves[i] for i in order]})
 
 
