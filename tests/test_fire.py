@@ -754,3 +754,14 @@ def test_a_watched_hint_shows_no_choices_value_as_the_answers():
     control = Control()
     facts.watched(lambda: fire.hint(MEDIUM, control=control), control)
     assert control.interval is None
+
+
+def test_a_hint_on_a_position_won_after_every_reveal_is_worth_exactly_1():
+    """The reveals' values are weighted by their chances: summed in floating
+    point they gave 0.9999999999999999, a "proved" interval excluding the
+    value solve gives (1.0). Divided by the chances' own sum, it is 1."""
+    p = {"aliens": [{"strengths": [12, 9, 6, 3], "hits": 3}], "weapons": [[], []],
+         "draw": [{"energy": e} for e in (5, 5, 3, 2, 1, 4, 2)]}
+    hint = fire.hint(p, Limit(nodes=100_000))
+    assert fire.solve(p, Limit(nodes=100_000)).win_probability == 1.0
+    assert hint.win_probability == 1.0 and tuple(hint.interval) == (1.0, 1.0)

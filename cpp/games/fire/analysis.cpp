@@ -566,12 +566,18 @@ HintResult hint(const Game& game, const Limits& limits, Control* control) {
   size_t next = 0;
   for (Choice& c : r.choices) c.value = values[next++];
   r.value = r.choices.empty() ? Bounds{0, 0} : best_of(r.choices);
+  // The reveals' values weighted by their chances and divided by the chances'
+  // own sum: a position won (lost) after every reveal is worth exactly 1 (0),
+  // as solve says, not 1 - 1e-16 from rounding (which no proved bound allows).
+  double chances = 0, lo = 0, hi = 0;
   for (RevealChoices& rc : r.reveals) {
     for (Choice& c : rc.choices) c.value = values[next++];
     rc.value = best_of(rc.choices);
-    r.value.lo += rc.probability * rc.value.lo;
-    r.value.hi += rc.probability * rc.value.hi;
+    chances += rc.probability;
+    lo += rc.probability * rc.value.lo;
+    hi += rc.probability * rc.value.hi;
   }
+  if (chances > 0) r.value = {lo / chances, hi / chances};
   r.stats = search.stats();
   return r;
 }
