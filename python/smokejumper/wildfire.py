@@ -347,7 +347,8 @@ def hint(position: PositionLike, limit: Limit | None = None, *, samples: int = 2
         moves.append({**c, "value": wins / n if n else 0.0, "ci95": interval, "n": n})
     # Best first: the share won, then the interval's ends (a move that may
     # still win before one proved lost at the same share), then canonical.
-    order = sorted(range(len(moves)), key=lambda i: (-moves[i]["value"], -moves[i]["ci95"][0], -moves[i]["ci95"][1], i))
+    order = sorted(range(len(moves)),
+                   key=lambda i: (-moves[i]["value"], -moves[i]["ci95"][0], -moves[i]["ci95"][1], i))
     return HintResult.model_validate({**raw, "moves": [moves[i] for i in order]})
 
 
