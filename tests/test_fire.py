@@ -765,3 +765,14 @@ def test_a_hint_on_a_position_won_after_every_reveal_is_worth_exactly_1():
     hint = fire.hint(p, Limit(nodes=100_000))
     assert fire.solve(p, Limit(nodes=100_000)).win_probability == 1.0
     assert hint.win_probability == 1.0 and tuple(hint.interval) == (1.0, 1.0)
+
+
+def test_a_cut_short_hint_never_bounds_a_won_position_below_1():
+    """Every reveal of this position wins, so a proved upper bound is 1 at
+    any budget. Chance nodes summed their children's bounds one update at a
+    time, and the rounding left 0.9999999999999999 at 50-200 nodes."""
+    p = {"aliens": [{"strengths": [12, 9, 6, 3], "hits": 3}], "weapons": [[], []],
+         "draw": [{"energy": e} for e in (5, 5, 3, 2, 1, 4, 2)]}
+    for nodes in (20, 50, 100, 200):
+        assert fire.hint(p, Limit(nodes=nodes)).interval[1] == 1.0, nodes
+        assert fire.solve(p, Limit(nodes=nodes)).interval[1] == 1.0, nodes

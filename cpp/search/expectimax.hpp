@@ -289,7 +289,27 @@ class Expectimax {
       hi += p * (got.hi - before.hi);
     }
     if (hi <= alpha || lo >= beta) ++stats_.cutoffs;
-    return {std::clamp(lo, 0.0, 1.0), std::clamp(hi, 0.0, 1.0)};
+    // The running sums above steer the cuts; the node's bounds are summed
+    // afresh, so their rounding does not build up child by child.
+    return weighted(*s, [s](size_t i) { return s->bounds[i]; });
+  }
+
+  // A chance node's bounds from its children's, weighted by their chances
+  // and divided by the chances' own sum: rounding in that sum must not move
+  // a node won (lost) after every outcome off exactly 1 (0), nor take a
+  // proved upper bound below the value it bounds.
+  template <class BoundsOf>
+  static Bounds weighted(const Scratch& s, BoundsOf bounds_of) {
+    double lo = 0, hi = 0, total = 0;
+    for (size_t i = 0; i < s.children.size(); ++i) {
+      const double p = s.children[i].probability;
+      const Bounds& b = bounds_of(i);
+      lo += p * b.lo;
+      hi += p * b.hi;
+      total += p;
+    }
+    if (total <= 0) return {0, 0};  // no outcome: nothing can be won
+    return {std::clamp(lo / total, 0.0, 1.0), std::clamp(hi / total, 0.0, 1.0)};
   }
 
   // Max node: children best first (by what is already known about them,
@@ -333,18 +353,19 @@ class Expectimax {
     Bounds on_path;
     for (int d = depth - 1; d >= 0; --d) {
       const Scratch& s = scratch_[static_cast<size_t>(d)];
-      double lo = 0, hi = 0;
-      for (size_t i = 0; i < s.children.size(); ++i) {
-        const Bounds& b = d < depth - 1 && i == s.searching ? on_path : s.bounds[i];
-        if (s.chance) {
-          lo += s.children[i].probability * b.lo;
-          hi += s.children[i].probability * b.hi;
-        } else {
-          lo = std::max(lo, b.lo);
-          hi = std::max(hi, b.hi);
+      const auto bound_of = [&](size_t i) -> const Bounds& {
+        return d < depth - 1 && i == s.searching ? on_path : s.bounds[i];
+      };
+      Bounds node{0, 0};
+      if (s.chance) {
+        node = weighted(s, bound_of);
+      } else {
+        for (size_t i = 0; i < s.children.size(); ++i) {
+          node.lo = std::max(node.lo, bound_of(i).lo);
+          node.hi = std::max(node.hi, bound_of(i).hi);
         }
       }
-      on_path = {std::max(lo, s.prior.lo), std::min(hi, s.prior.hi)};
+      on_path = {std::max(node.lo, s.prior.lo), std::min(node.hi, s.prior.hi)};
     }
     const double lo = std::clamp(std::max(on_path.lo, root_floor_), 0.0, 1.0);
     budget_.note_interval(lo, std::clamp(std::max(on_path.hi, lo), 0.0, 1.0));
