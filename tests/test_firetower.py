@@ -371,6 +371,18 @@ def test_the_cli_replays_what_it_wrote(tmp_path):
     bad = subprocess.run(cli + ["replay", "firetower", str(tmp_path / "bad.json")], capture_output=True, text=True,
                          timeout=120)
     assert bad.returncode == 1 and "event 3" in bad.stdout
+    # An event that is not even an object is a bad event too, judged in
+    # its turn: one after it named first, the replay exits 1, not 2.
+    record["events"].insert(20, "end")
+    (tmp_path / "worse.json").write_text(json.dumps(record))
+    bad = subprocess.run(cli + ["replay", "firetower", str(tmp_path / "worse.json")], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 1 and "event 3" in bad.stdout
+    del record["events"][3]
+    (tmp_path / "worse.json").write_text(json.dumps(record))
+    bad = subprocess.run(cli + ["replay", "firetower", str(tmp_path / "worse.json")], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 1 and "event 19" in bad.stdout and "expected an object" in bad.stdout, bad.stdout
 
 
 

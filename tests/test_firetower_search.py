@@ -160,6 +160,19 @@ def test_the_score_objective_values_scores():
     assert all(0 <= m.value <= 9 for m in hint.moves) and hint.objective == "score"
 
 
+def test_a_score_interval_stays_within_the_scores_a_game_can_have():
+    # A few samples of scores 0 and 9 give a normal interval past both ends
+    # (it was [-0.84, 2.59] here); scores lie in 0..9, and so must the interval.
+    game = firetower.new(level=1, seed=7)
+    while game.decision != "action":
+        game = firetower.apply(game.record, game.moves[0], seed=7)
+    hint = firetower.hint(game.record, Limit(nodes=24), seed=1, objective="score", workers=1)
+    valued = [m for m in hint.moves if m.n]
+    assert any(0 < m.value < 9 for m in valued)
+    assert all(0 <= m.ci95[0] <= m.value <= m.ci95[1] <= 9 for m in valued)
+    assert 0 <= hint.ci95[0] <= hint.ci95[1] <= 9
+
+
 def test_a_whole_game_by_each_policy_replays():
     for policy, limit in (("random", None), ("greedy", None), ("mcts", Limit(nodes=40))):
         game = firetower.play(level=3, seed=8, policy=policy, limit=limit)

@@ -14,6 +14,8 @@ namespace sj::firetower {
 namespace {
 
 constexpr double kWon = 1e6;
+// A won game's score: the unburned squares of the player's 3x3 tower area.
+constexpr double kMaxScore = 9.0;
 
 // The search's costs (fire_distances, search_h), chosen by whole games of
 // greedy by search_h on seeds 5000+ (docs/architecture.md): a hawk 3
@@ -292,7 +294,7 @@ struct SearchState {
   // (Rollout): wins are rare at most levels, and a share of zero for every
   // move would leave the tree blind.
   double search_value() const {
-    if (s.status == Status::kWin) return score ? 0.5 + 0.5 * s.score / 9.0 : 1.0;
+    if (s.status == Status::kWin) return score ? 0.5 + 0.5 * s.score / kMaxScore : 1.0;
     return s.status == Status::kTimeout ? steer_value(s) : 0.0;
   }
   bool chance() const { return s.at_chance(); }
@@ -523,7 +525,14 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
   mo.common_random_numbers = true;  // one move's effect is small beside the draws' and dice's
   const auto r = mcts(root, limits, mo, control, Rollout{o.values});
   out.stats = r.stats;
-  out.root = r.root_outcome;
+  // A score's normal interval can reach past the scores a game can have.
+  const double most = o.score ? kMaxScore : 1.0;
+  auto possible = [most](Estimate95 e) {
+    e.lo = std::clamp(e.lo, 0.0, most);
+    e.hi = std::clamp(e.hi, 0.0, most);
+    return e;
+  };
+  out.root = possible(r.root_outcome);
   out.candidates = candidates.size();
   std::vector<size_t> order(merged.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -542,8 +551,8 @@ HintResult hint(const Engine& engine, const State& s, const Limits& limits, cons
     HintMove h;
     h.move = merged[i][0];
     h.equivalent.assign(merged[i].begin() + 1, merged[i].end());
-    if (const Estimate95* v = value_of(i)) h.value = *v;
-    else h.value = Estimate95{0, 0, 0, o.score ? 9.0 : 1.0};
+    if (const Estimate95* v = value_of(i)) h.value = possible(*v);
+    else h.value = Estimate95{0, 0, 0, most};
     h.search_value = guide_of(i);
     out.moves.push_back(std::move(h));
   }

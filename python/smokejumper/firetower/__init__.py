@@ -136,7 +136,9 @@ class Record(_Strict):
     ``{"chance": "die", "dir": "E"}``)."""
 
     start: Position
-    events: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_EVENTS)
+    # Any JSON value: the engine judges the events in order, so that replay
+    # names the first bad one even when it is not an object.
+    events: list[Any] = Field(default_factory=list, max_length=MAX_EVENTS)
 
     @model_validator(mode="before")
     @classmethod
