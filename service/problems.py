@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from smokejumper import InvalidPositionError
-from smokejumper._inputs import cell_on_path, describe_validation_error
+from smokejumper._inputs import cell_on_path, describe_validation_error, first_of_problems
 
 PROBLEM_JSON = "application/problem+json"
 MAX_DETAIL_CHARS = 500
@@ -89,9 +89,7 @@ def describe_validation_errors(errors: list[dict[str, Any]], body: object = None
     where = ".".join(loc) or "body"
     path = list(first.get("loc", ()))
     cell = cell_on_path(body, path[1:]) if path[:1] == ["body"] else ""
-    more = len(errors) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"{where}{cell}: {msg}{tail}"
+    return first_of_problems(f"{where}{cell}", msg, len(errors))
 
 
 def _is_json(content_type: str | None) -> bool:

@@ -21,9 +21,14 @@ def describe_validation_error(err: ValidationError, data: object = None) -> str:
     tile or pawn it is in, read from ``data``) and what is wrong."""
     first = err.errors()[0]
     where = ".".join(str(part) for part in first["loc"]) or "input"
-    more = len(err.errors()) - 1
+    return first_of_problems(f"{where}{cell_on_path(data, first['loc'])}", first["msg"], len(err.errors()))
+
+
+def first_of_problems(where: str, msg: str, count: int) -> str:
+    """``where: msg``, the first of ``count`` problems, saying how many more."""
+    more = count - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"{where}{cell_on_path(data, first['loc'])}: {first['msg']}{tail}"
+    return f"{where}: {msg}{tail}"
 
 
 def cell_on_path(data: object, loc: Sequence[object]) -> str:
