@@ -103,6 +103,26 @@ def test_request_may_ask_for_less_than_the_caps(client):
     assert result["stats"]["stopped_by"] == "nodes" and result["stats"]["nodes"] <= 600
 
 
+def untimed(answer: Any) -> Any:
+    """An answer without its clock readings, which differ run to run."""
+    if isinstance(answer, dict):
+        return {k: untimed(v) for k, v in answer.items() if "second" not in k}
+    return [untimed(v) for v in answer] if isinstance(answer, list) else answer
+
+
+@pytest.mark.parametrize("game, op", [(g, o) for g, o in POSTED if o.takes_limit], ids=ids)
+def test_a_search_takes_the_specs_limit_names_as_its_limit(client, game: Game, op: Operation):
+    # The spec's README: "every search accepts max_nodes, max_seconds and
+    # max_memory_mb". Sent beside the body, they are its limit.
+    route, body = path(game, op.name), {k: v for k, v in example(op).items() if k != "limit"}
+    spec_named = client.post(route, json={**body, "max_nodes": 7, "max_seconds": 30, "max_memory_mb": 64})
+    assert spec_named.status_code == 200, spec_named.text
+    as_limit = client.post(route, json={**body, "limit": {"nodes": 7, "seconds": 30, "memory_mb": 64}})
+    assert untimed(spec_named.json()) == untimed(as_limit.json())
+    assert_problem(client.post(route, json={**body, "max_nodes": 7, "limit": {"nodes": 7}}), 422, "not both")
+    assert_problem(client.post(route, json={**body, "max_seconds": -1}), 422, "body.max_seconds")
+
+
 def test_time_cap_stops_a_hard_search():
     with server(max_seconds=0.5) as c:
         search_past_the_time_cap(c, path(FIRST, "solve"), HARD_SOLVE)

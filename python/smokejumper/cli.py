@@ -32,7 +32,7 @@ from smokejumper import Control, InvalidPositionError, Limit, batch
 from smokejumper._inputs import MAX_INPUT_BYTES, describe_validation_error, input_bytes, parse_json
 from smokejumper.cache import ResultCache
 from smokejumper.games import Game, Operation, registered, search_operation_names
-from smokejumper.limits import DEFAULT_MEMORY_MB
+from smokejumper.limits import DEFAULT_MEMORY_MB, SPEC_LIMIT_FIELDS
 
 # The CLI never runs unbounded unless asked: a user waiting at a terminal
 # wants an answer or a clear "unknown".
@@ -151,8 +151,8 @@ def _add_options(c: argparse.ArgumentParser, op: Operation) -> None:
             f"JSON {name} ({op.request.model_fields[name].description or 'a list'}), or an object with a \"line\"")
         c.add_argument(name, metavar=name.upper(), help=help_text)
     for name, f in op.request.model_fields.items():
-        if name == "limit" or name in _file_fields(op.request):
-            continue
+        if name == "limit" or name in SPEC_LIMIT_FIELDS or name in _file_fields(op.request):
+            continue  # limits are the --max-* options below
         flag = "--" + name.replace("_", "-")
         description = f.description or name
         if f.annotation is bool:
@@ -220,7 +220,7 @@ def _request(op: Operation, args: argparse.Namespace) -> BaseModel:
     data: dict[str, Any] = {name: _read_document(getattr(args, name), name) for name in files}
     for name in op.request.model_fields:
         value = getattr(args, name, None)
-        if name not in files and name != "limit" and value is not None:
+        if name not in files and name != "limit" and name not in SPEC_LIMIT_FIELDS and value is not None:
             data[name] = value
     try:
         return op.request.model_validate(data)

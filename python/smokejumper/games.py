@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.fields import FieldInfo
 
 from smokejumper import _core
-from smokejumper.limits import Limit, LimitRequest
+from smokejumper.limits import SPEC_LIMIT_FIELDS, Limit, LimitRequest, limit_from_spec_names
 
 Kind = Literal["search", "quick", "data", "batch"]
 # What a server may hold a request field to, besides its Limit: the samples
@@ -153,9 +153,13 @@ def request(name: str, doc: str, examples: list[dict[str, Any]], **fields: Any) 
         if (isinstance(spec, tuple) and isinstance(spec[-1], FieldInfo) and not spec[-1].examples
                 and not isinstance(value, (dict, list))):
             fields[field_name] = (*spec[:-1], FieldInfo.merge_field_infos(spec[-1], examples=[value]))
+    validators = {}
+    if "limit" in fields:
+        fields.update(SPEC_LIMIT_FIELDS)
+        validators["_limit_from_spec_names"] = limit_from_spec_names
     return create_model(name, __config__=ConfigDict(extra="forbid", strict=True,
                                                     json_schema_extra={"examples": examples}),
-                        __doc__=doc, **fields)
+                        __doc__=doc, __validators__=validators, **fields)
 
 
 def query_model(model: type[BaseModel]) -> type[BaseModel]:

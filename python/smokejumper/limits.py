@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 # Used when a limit gives no memory: enough for hard standard layouts, small
 # enough for a laptop. The transposition table never grows past it.
@@ -85,3 +85,31 @@ class LimitRequest(BaseModel):
 
     def limit(self) -> Limit:
         return Limit(nodes=self.nodes, seconds=self.seconds, memory_mb=self.memory_mb)
+
+
+# The spec's names for a search's limits (its README, "limits"), which a
+# request may send beside its body instead of ``limit``: a client written
+# from the spec is served as one written from this API.
+# Read into ``limit``, they are never written out (``exclude``).
+SPEC_LIMIT_FIELDS: dict[str, Any] = {
+    "max_nodes": (WholeNumber | None, Field(None, ge=0, le=_UNLIMITED_NODES, exclude=True,
+                                            description="The spec's name for limit.nodes")),
+    "max_seconds": (float | None, Field(None, ge=0, allow_inf_nan=False, exclude=True,
+                                        description="The spec's name for limit.seconds")),
+    "max_memory_mb": (WholeNumber | None, Field(None, ge=1, le=MAX_MEMORY_MB, exclude=True,
+                                                description="The spec's name for limit.memory_mb")),
+}
+
+
+def _limit_from_spec_names(model: Any) -> Any:
+    given = {name[len("max_"):]: getattr(model, name) for name in SPEC_LIMIT_FIELDS
+             if getattr(model, name) is not None}
+    if given:
+        if model.limit is not None:
+            raise ValueError("give either limit or max_nodes / max_seconds / max_memory_mb, not both")
+        model.limit = LimitRequest(**given)
+    return model
+
+
+# A request model's validator: the spec's names read as its ``limit``.
+limit_from_spec_names = model_validator(mode="after")(_limit_from_spec_names)
