@@ -156,7 +156,7 @@ def request(name: str, doc: str, examples: list[dict[str, Any]], **fields: Any) 
     validators = {}
     if "limit" in fields:
         fields.update(SPEC_LIMIT_FIELDS)
-        validators["_limit_from_spec_names"] = limit_from_spec_names
+        validators["limit_from_spec_names"] = limit_from_spec_names
     return create_model(name, __config__=ConfigDict(extra="forbid", strict=True,
                                                     json_schema_extra={"examples": examples}),
                         __doc__=doc, __validators__=validators, **fields)

@@ -101,7 +101,9 @@ SPEC_LIMIT_FIELDS: dict[str, Any] = {
 }
 
 
-def _limit_from_spec_names(model: Any) -> Any:
+@model_validator(mode="after")
+def limit_from_spec_names(model: Any) -> Any:
+    """A request model's validator: the spec's names read as its ``limit``."""
     given = {name[len("max_"):]: getattr(model, name) for name in SPEC_LIMIT_FIELDS
              if getattr(model, name) is not None}
     if given:
@@ -109,7 +111,3 @@ def _limit_from_spec_names(model: Any) -> Any:
             raise ValueError("give either limit or max_nodes / max_seconds / max_memory_mb, not both")
         model.limit = LimitRequest(**given)
     return model
-
-
-# A request model's validator: the spec's names read as its ``limit``.
-limit_from_spec_names = model_validator(mode="after")(_limit_from_spec_names)
